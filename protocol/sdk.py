@@ -1,0 +1,298 @@
+"""A tiny SDK for Python bots: the handshake, the message loop, request ids and flushing.
+
+A bot only writes ``decide``::
+
+    from protocol import sdk
+
+    def decide(view, legal, ctx):
+        return sdk.random_action(legal, ctx.rng)
+
+    sdk.run(decide, name="mybot", version="1.0")
+
+With ``command = ["{python}", "bot.py"]`` in its bot.toml, such a bot runs under the interpreter
+that runs arena, so this module is importable with no set-up. The SDK is a convenience, not part
+of the protocol: SPEC.md is the contract, and a bot needs nothing but a JSON library.
+
+Behaviour worth knowing:
+
+- ``decide`` is called as ``decide(view, legal, ctx)`` when it takes three positional
+  parameters (or ``*args``), else as ``decide(view, legal)``.
+- If ``decide`` raises (or returns something that is not JSON), the traceback goes to stderr
+  and the bot answers :func:`default_action` of the request's legal description, so one bug
+  does not forfeit the game. An illegal (but JSON) answer is sent as it is: the referee judges.
+- While :func:`run` is active and writes to the real stdout, ``sys.stdout`` points to stderr:
+  a stray ``print`` lands in the bot's log instead of corrupting the wire.
+- Messages of unknown types and unknown fields are ignored (SPEC.md §10); ``bye`` or the end of
+  stdin makes :func:`run` return.
+
+Stdlib and ``protocol`` only: this module must stay importable by any bot.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from protocol.legal import default_action, is_legal, random_action, why_illegal
+from protocol.messages import PROTOCOL_VERSION, check_bot_hello
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "Context",
+    "GameInfo",
+    "default_action",
+    "is_legal",
+    "legal_actions",
+    "random_action",
+    "run",
+    "why_illegal",
+]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game as its game_start described it, with a random generator seeded for it."""
+
+    game_id: str
+    """Identifies the game."""
+    title: str
+    """The game title, e.g. "corruption" (game_start's "game")."""
+    seat: int
+    """This bot's seat, 0-based."""
+    players: int
+    """The number of seats."""
+    seed: int
+    """The per-game seed the referee gave this bot."""
+    options: dict[str, Any]
+    """The game's options."""
+    time: dict[str, Any]
+    """The clock: {"decision_ms": ..., "bank_ms": ...}."""
+    rng: random.Random = field(repr=False, compare=False)
+    """Seeded from seed and seat: the same game gets the same draws (reproducible play)."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What decide may want beyond the view and the legal description."""
+
+    game: GameInfo
+    """The game the request belongs to."""
+    request: dict[str, Any]
+    """The whole request message, unknown fields included."""
+
+    @property
+    def id(self) -> int:
+        """The request id (the SDK puts it in the answer)."""
+        return self.request["id"]
+
+    @property
+    def decision(self) -> str:
+        """What is being decided, e.g. "place"."""
+        return self.request.get("decision", "")
+
+    @property
+    def time_left_ms(self) -> int:
+        """Milliseconds left for this answer, counted from when the referee sent the request."""
+        return self.request.get("time_left_ms", 0)
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded random generator (``game.rng``)."""
+        return self.game.rng
+
+
+Decide = Callable[..., Any]
+"""``decide(view, legal)`` or ``decide(view, legal, ctx)`` returning the action (a JSON value)."""
+
+
+def legal_actions(legal: dict[str, Any]) -> list[Any]:
+    """The options of a choice description; a ValueError for the other kinds (whose actions are
+    too many to list: use random_action or default_action, or read the description)."""
+    if legal.get("kind") != "choice":
+        raise ValueError(
+            f"legal_actions lists only a choice; this description is a {legal.get('kind')!r}"
+        )
+    return list(legal["options"])
+
+
+def run(
+    decide: Decide,
+    *,
+    name: str,
+    version: str = "",
+    on_game_start: Callable[[GameInfo, dict[str, Any]], None] | None = None,
+    on_event: Callable[[GameInfo, dict[str, Any]], None] | None = None,
+    on_game_over: Callable[[GameInfo, dict[str, Any]], None] | None = None,
+    stdin: IO[Any] | None = None,
+    stdout: IO[str] | None = None,
+) -> None:
+    """Play until ``bye`` or the end of stdin.
+
+    decide: called for every request, see the module docstring.
+    name, version: sent in the hello (1-64 characters, at most 64); a ValueError if invalid.
+    on_game_start(game, view): called at each game_start.
+    on_event(game, event): called for each event (the event body: {"kind": ..., ...}).
+    on_game_over(game, message): called at each game_over with the whole message.
+    stdin, stdout: streams to use instead of the process's (tests); stdin may give str or bytes.
+    An exception in a hook is logged to stderr and the game goes on.
+    """
+    hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version}
+    check_bot_hello(hello)
+    session = _Session(decide, hello, on_game_start, on_event, on_game_over)
+    if stdout is not None:
+        session.play(_lines(stdin), stdout)
+        return
+    wire = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        session.play(_lines(stdin), wire)
+    finally:
+        sys.stdout = wire
+
+
+class _Session:
+    """One bot process's conversation with the referee."""
+
+    def __init__(
+        self,
+        decide: Decide,
+        hello: dict[str, Any],
+        on_game_start: Callable[[GameInfo, dict[str, Any]], None] | None,
+        on_event: Callable[[GameInfo, dict[str, Any]], None] | None,
+        on_game_over: Callable[[GameInfo, dict[str, Any]], None] | None,
+    ) -> None:
+        self.decide = decide
+        self.with_context = _takes_context(decide)
+        self.hello = hello
+        self.on_game_start = on_game_start
+        self.on_event = on_event
+        self.on_game_over = on_game_over
+        self.games: dict[str, GameInfo] = {}
+
+    def play(self, lines: Iterator[str], out: IO[str]) -> None:
+        for line in lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                _log(f"ignoring a line from the referee that is not JSON: {line[:80]!r}")
+                continue
+            if not isinstance(message, dict):
+                continue
+            kind = message.get("type")
+            if kind == "bye":
+                return
+            if kind == "hello":
+                _send(out, self.hello)
+            elif kind == "request":
+                _send_line(out, self.answer(message))
+            elif kind == "game_start":
+                game = _game_info(message)
+                self.games[game.game_id] = game
+                _hook(self.on_game_start, game, message.get("view", {}))
+            elif kind == "event":
+                _hook(self.on_event, self.game(message), message.get("event", {}))
+            elif kind == "game_over":
+                game = self.game(message)
+                self.games.pop(game.game_id, None)
+                _hook(self.on_game_over, game, message)
+
+    def game(self, message: dict[str, Any]) -> GameInfo:
+        """The game a message is about (a stand-in if its game_start never came)."""
+        game_id = str(message.get("game_id", ""))
+        game = self.games.get(game_id)
+        if game is None:
+            game = _game_info({"game_id": game_id})
+            self.games[game_id] = game
+        return game
+
+    def answer(self, request: dict[str, Any]) -> str:
+        """The action line answering a request: decide's action, or the default one if it fails."""
+        legal = request.get("legal", {})
+        view = request.get("view", {})
+        try:
+            if self.with_context:
+                action = self.decide(view, legal, Context(self.game(request), request))
+            else:
+                action = self.decide(view, legal)
+            return _encode({"type": "action", "id": request.get("id"), "action": action})
+        except Exception:
+            _log(
+                f"decide failed on request {request.get('id')!r}; answering the default action\n"
+                + traceback.format_exc()
+            )
+        return _encode({"type": "action", "id": request.get("id"), "action": default_action(legal)})
+
+
+def _game_info(message: dict[str, Any]) -> GameInfo:
+    seed = message.get("seed", 0)
+    seat = message.get("seat", 0)
+    return GameInfo(
+        game_id=str(message.get("game_id", "")),
+        title=message.get("game", ""),
+        seat=seat,
+        players=message.get("players", 0),
+        seed=seed,
+        options=message.get("options", {}),
+        time=message.get("time", {}),
+        rng=random.Random(f"{seed}/{seat}"),
+    )
+
+
+def _takes_context(decide: Decide) -> bool:
+    try:
+        parameters = inspect.signature(decide).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+        return True
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in positional for p in parameters) >= 3
+
+
+def _lines(stdin: IO[Any] | None) -> Iterator[str]:
+    """Lines from the referee as text; the process's stdin is read as UTF-8 bytes."""
+    source = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
+    while True:
+        line = source.readline()
+        if not line:
+            return
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                _log(f"ignoring a line from the referee that is not UTF-8: {line[:80]!r}")
+                continue
+        yield line
+
+
+def _hook(hook: Callable[..., None] | None, *args: Any) -> None:
+    if hook is None:
+        return
+    try:
+        hook(*args)
+    except Exception:
+        _log(f"{getattr(hook, '__name__', 'hook')} failed; going on\n" + traceback.format_exc())
+
+
+def _encode(message: dict[str, Any]) -> str:
+    # ASCII output is right whatever stdout's encoding; NaN and Infinity are not JSON.
+    return json.dumps(message, allow_nan=False)
+
+
+def _send(out: IO[str], message: dict[str, Any]) -> None:
+    _send_line(out, _encode(message))
+
+
+def _send_line(out: IO[str], line: str) -> None:
+    out.write(line + "\n")
+    out.flush()
+
+
+def _log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
