@@ -1,0 +1,19 @@
+"""Game titles. Each title is a module exposing a ``GAME`` object (see base.Game)."""
+
+from __future__ import annotations
+
+from arena.games.base import Game
+
+
+def titles() -> tuple[str, ...]:
+    """Names of the titles this arena can referee."""
+    return ("corruption",)
+
+
+def get_game(title: str) -> Game:
+    """The Game object for a title; raises KeyError naming the known titles."""
+    if title == "corruption":
+        from arena.games.corruption import GAME
+
+        return GAME
+    raise KeyError(f"unknown game {title!r}; known games: {', '.join(titles())}")

@@ -1,0 +1,133 @@
+"""The game interface: what every title gives the referee.
+
+A game is a pure, seeded state machine (DESIGN.md): no I/O, no clock, no global RNG. The
+referee drives it with ``pending`` / ``apply`` and shows each seat only ``view(seat)`` and the
+events built for that seat. Any seat may be asked at any moment: a game is not a turn loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class IllegalAction(ValueError):
+    """An action the pending decision does not allow (the referee checks first; this is the
+    game's own guard)."""
+
+
+class BadOptions(ValueError):
+    """Game options that do not make sense; the message says which and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One question for one seat."""
+
+    seat: int
+    """The seat that must answer (0-based)."""
+    kind: str
+    """What is being decided, e.g. "place" or "swiss"; bots may dispatch on it."""
+    legal: dict[str, Any]
+    """The legal-action description (protocol.legal) the answer must satisfy."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, with the version of it each seat is allowed to know.
+
+    Hidden information is *built*, never filtered: the game writes the full truth in
+    ``data`` and, when some seats may not see all of it, builds ``others`` explicitly.
+    """
+
+    kind: str
+    """The event's name, e.g. "placed" or "awarded"."""
+    data: dict[str, Any]
+    """The full truth (recorded, shown in table replays)."""
+    seen_by: frozenset[int] | None = None
+    """Seats that see ``data``; None means every seat does."""
+    others: dict[str, Any] | None = None
+    """What the seats outside ``seen_by`` are told; None means they are told nothing."""
+
+    def for_seat(self, seat: int) -> dict[str, Any] | None:
+        """The event body as this seat may see it, or None if it sees nothing."""
+        if self.seen_by is None or seat in self.seen_by:
+            return {"kind": self.kind, **self.data}
+        if self.others is None:
+            return None
+        return {"kind": self.kind, **self.others}
+
+    def truth(self) -> dict[str, Any]:
+        """The event body with nothing hidden, for the table's view of a replay."""
+        return {"kind": self.kind, **self.data}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended."""
+
+    scores: tuple[float, ...]
+    """Each seat's score in the game's own unit."""
+    ranks: tuple[int, ...]
+    """Each seat's rank, 1 = best; tied seats share a rank."""
+    detail: dict[str, Any] = field(default_factory=dict)
+    """Game-specific facts worth recording (e.g. contracts won)."""
+
+
+class GameState(Protocol):
+    """A game in progress. Changes only through ``apply``."""
+
+    def pending(self) -> Decision | None:
+        """The decision the game waits for, or None once the game is over."""
+
+    def apply(self, action: Any) -> list[Event]:
+        """Apply the pending decision's answer; return the events it caused (in order).
+
+        Raises IllegalAction if the action is not legal; the state is then unchanged.
+        """
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything this seat may know now, built from nothing (JSON-ready)."""
+
+    def table_view(self) -> dict[str, Any]:
+        """Everything, hidden or not (for replays from the table's side)."""
+
+    def outcome(self) -> Outcome:
+        """Scores and ranks; only once ``pending()`` is None."""
+
+    def invariants(self) -> list[str]:
+        """Broken invariants of the current state, in words (empty when all hold).
+
+        Used by the conformance suite after every decision of random playouts.
+        """
+
+
+class Game(Protocol):
+    """A game title: static facts and a way to start a game."""
+
+    title: str
+    """The name used on the command line and in the database, e.g. "corruption"."""
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...]
+    """Names accepted in options["variants"]."""
+    max_decisions: int
+    """An upper bound on decisions in one game (a guard against endless games)."""
+
+    def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Check options and return them in canonical form (sorted, defaults filled in).
+
+        Raises BadOptions with a message that names the fix.
+        """
+
+    def start(
+        self, players: int, seed: int, options: dict[str, Any]
+    ) -> tuple[GameState, list[Event]]:
+        """A new game and the events of its setup (e.g. the first deal)."""
+
+
+def ranks_from_keys(keys: list[tuple[Any, ...]]) -> tuple[int, ...]:
+    """Competition ranks (1 = best) from per-seat sort keys where larger is better;
+    equal keys share a rank (1, 2, 2, 4)."""
+    order = sorted(keys, reverse=True)
+    return tuple(order.index(key) + 1 for key in keys)

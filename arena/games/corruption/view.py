@@ -1,0 +1,137 @@
+"""What a seat (or the table) may know, built from nothing.
+
+Every field is added on purpose; the state is never copied and filtered (STYLE.md). A card's
+code is written only when ``show`` says so, so a forgotten case hides rather than leaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from arena.games.corruption.cards import hand_list
+from arena.games.corruption.contracts import BY_ID, GOVERNMENTS
+from arena.games.corruption.placing import Peek
+from arena.games.corruption.table import Placement
+
+if TYPE_CHECKING:
+    from arena.games.corruption.state import CorruptionState
+
+Show = Callable[[Placement], bool]
+
+
+def seat_view(state: CorruptionState, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know now: public facts, its own hand, its own peeks."""
+    revealed = state.table.revealed
+    peeked = state.peeked_by(seat)
+
+    def show(p: Placement) -> bool:
+        return revealed or p.face_up or p.owner == seat or p.id in peeked
+
+    view = _public(state, seat, show)
+    view["hand"] = hand_list(state.hands[seat])
+    view["peeks_left"] = state.peeks_left[seat]
+    view["peeked"] = [_peek_json(peek) for peek in state.peeks[seat]]
+    return view
+
+
+def table_view(state: CorruptionState) -> dict[str, Any]:
+    """Everything, hidden or not: every card, every hand, every peek, the deck order."""
+    view = _public(state, None, lambda p: True)
+    view["hands"] = [hand_list(hand) for hand in state.hands]
+    view["peeks"] = [[_peek_json(peek) for peek in peeks] for peeks in state.peeks]
+    view["deck"] = list(state.deck)
+    return view
+
+
+def _public(state: CorruptionState, seat: int | None, show: Show) -> dict[str, Any]:
+    table = state.table
+    under: dict[int, list[dict[str, Any]]] = {}
+    swiss: dict[str, list[dict[str, Any]]] = {g.value: [] for g in GOVERNMENTS}
+    for p in table.placements:
+        card = _card_json(state, p, show)
+        if p.contract is None:
+            swiss[p.government.value].append(card)
+        else:
+            under.setdefault(p.contract, []).append(card)
+    governments = [
+        {
+            "id": g.value,
+            "contracts": [
+                {
+                    "id": c,
+                    "name": BY_ID[c].name,
+                    "value": BY_ID[c].value,
+                    "cancelled": c in table.cancelled,
+                    "cards": under.get(c, []),
+                }
+                for c in state.layout[g]
+            ],
+            "swiss": swiss[g.value],
+        }
+        for g in GOVERNMENTS
+    ]
+    decision = state.pending()
+    attribution = state.attribution
+    scores = state.scores()
+    placed = [0] * state.players
+    for p in table.placements:
+        placed[p.owner] += 1
+    return {
+        "seat": seat,
+        "players": state.players,
+        "variants": sorted(v.value for v in state.variants),
+        "round": state.round,
+        "phase": state.phase.value,
+        "step": attribution.step.value if attribution is not None else None,
+        "first_player": state.first_player,
+        "turn": decision.seat if decision is not None else None,
+        "decision": None
+        if decision is None
+        else {
+            "seat": decision.seat,
+            "kind": decision.kind,
+            "placement": attribution.current if attribution is not None else None,
+        },
+        "face_up_slots": sorted(state.face_up) if state.face_up is not None else None,
+        "revealed": table.revealed,
+        "governments": governments,
+        "seats": [
+            {
+                "seat": s,
+                "hand_count": state.hands[s].total(),
+                "placed": placed[s],
+                "contracts_won": list(state.won[s]),
+                "score": scores[s],
+                "peeks_left": state.peeks_left[s],
+            }
+            for s in range(state.players)
+        ],
+        "deck_count": len(state.deck),
+    }
+
+
+def _card_json(state: CorruptionState, p: Placement, show: Show) -> dict[str, Any]:
+    table = state.table
+    card: dict[str, Any] = {
+        "placement": p.id,
+        "owner": p.owner,
+        "slot": p.slot,
+        "face_up": p.face_up,
+    }
+    if show(p):
+        card["card"] = p.card.value
+    card["status"] = table.status[p.id].value
+    card["by"] = table.by.get(p.id)
+    if p.contract is None:
+        card["assigned"] = table.assigned.get(p.id)
+    return card
+
+
+def _peek_json(peek: Peek) -> dict[str, Any]:
+    return {
+        "round": peek.round,
+        "placement": peek.placement,
+        "owner": peek.owner,
+        "card": peek.card.value,
+    }
