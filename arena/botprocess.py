@@ -1,0 +1,370 @@
+"""A bot process: the transport of one seat, kept alive across many games.
+
+Everything here is enforced while waiting, never measured after the fact (STYLE.md): reads
+and writes are non-blocking and every wait is bounded by a deadline, so a hung, silent or
+flooding bot costs the referee at most its deadline. The bot runs in a process group of its
+own, so stopping it stops whatever it started.
+"""
+
+from __future__ import annotations
+
+import collections
+import errno
+import os
+import select
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.faults import BotCrashed, BotError, BotProtocolError, BotStartFailed, BotTimeout, Fault
+from arena.manifest import BotManifest
+from protocol import codec, messages
+
+STDERR_CAP_BYTES = 256 * 1024
+"""At most this much of a bot's stderr is kept per log file; the rest is read and dropped."""
+_READ_CHUNK = 65536
+_STDERR_TAIL = 600
+
+
+class BotProcess:
+    """One running bot. ``start`` does the handshake; ``ask`` sends a request and waits."""
+
+    def __init__(
+        self,
+        manifest: BotManifest,
+        *,
+        log_dir: Path | None = None,
+        max_line_bytes: int = codec.MAX_LINE_BYTES,
+        stderr_cap_bytes: int = STDERR_CAP_BYTES,
+        arena_version: str = "0",
+    ) -> None:
+        self.manifest = manifest
+        self.log_dir = log_dir
+        self.stderr_cap_bytes = stderr_cap_bytes
+        self.arena_version = arena_version
+        self.hello_name = ""
+        self.hello_version = ""
+        self._max_line_bytes = max_line_bytes
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._splitter = codec.LineSplitter(max_line_bytes)
+        self._lines: collections.deque[bytes] = collections.deque()
+        self._outbox = bytearray()
+        self._poll = select.poll()
+        self._stdout_closed = False
+        self._stderr_tail = b""
+        self._log_path: Path | None = None
+        self._log_file: Any = None
+        self._log_written = 0
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        """True while the process runs and has not been stopped by the referee."""
+        return self._proc is not None and self._proc.poll() is None and not self._stdout_closed
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def start(self, timeout_s: float) -> None:
+        """Start the process and do the handshake within timeout_s; raises BotError."""
+        self._reset_buffers()
+        self.set_log(self._default_log_path())
+        try:
+            self._proc = subprocess.Popen(
+                self.manifest.command,
+                cwd=self.manifest.directory,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # its own process group: a kill takes its children too
+                bufsize=0,
+            )
+        except OSError as exc:
+            raise BotStartFailed(
+                f"cannot run {' '.join(self.manifest.command)!r} in {self.manifest.directory}: "
+                f"{exc.strerror or exc}; check `command` in bot.toml"
+            ) from None
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            assert stream is not None
+            os.set_blocking(stream.fileno(), False)
+        self._poll = select.poll()
+        self._poll.register(self._stdout_fd, select.POLLIN)
+        self._poll.register(self._stderr_fd, select.POLLIN)
+        self.send(messages.hello(self.arena_version))
+        line = self._next_line(time.monotonic() + timeout_s, "the hello reply", timeout_s)
+        reply = self._decode(line)
+        try:
+            protocol, name, version = messages.check_bot_hello(reply)
+        except messages.SchemaError as exc:
+            raise BotProtocolError(Fault.HANDSHAKE, f"bad hello: {exc}") from None
+        if protocol != messages.PROTOCOL_VERSION:
+            raise BotProtocolError(
+                Fault.HANDSHAKE,
+                f"the bot speaks protocol {protocol} but this referee speaks protocol "
+                f'{messages.PROTOCOL_VERSION}; answer hello with "protocol": '
+                f"{messages.PROTOCOL_VERSION}",
+            )
+        self.hello_name, self.hello_version = name, version
+
+    def stop(self, grace_s: float = 0.0) -> int | None:
+        """Stop the bot: say bye, give it grace_s to exit, then kill its process group.
+
+        Returns the exit code (negative: killed by that signal), or None if never started.
+        """
+        proc = self._proc
+        if proc is None:
+            return None
+        if grace_s > 0 and proc.poll() is None:
+            try:
+                self.send(messages.bye())
+                self._flush(time.monotonic() + grace_s)
+                proc.stdin.close()  # type: ignore[union-attr]
+            except (BotError, OSError):
+                pass
+            try:
+                proc.wait(timeout=grace_s)
+            except subprocess.TimeoutExpired:
+                pass
+        self._drain_stderr()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            code = proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL did not take
+            code = None
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        self._close_log()
+        self._proc = None
+        self._stdout_closed = True
+        return code
+
+    # -- logging ----------------------------------------------------------------------------
+
+    def set_log(self, path: Path | None) -> None:
+        """Send the bot's stderr to path from now on (created only if the bot writes)."""
+        self._drain_stderr()
+        self._close_log()
+        self._log_path = path
+
+    def _default_log_path(self) -> Path | None:
+        if self.log_dir is None:
+            return None
+        return self.log_dir / "between-games" / f"{self.manifest.name}.log"
+
+    def _close_log(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+        self._log_file = None
+        self._log_written = 0
+
+    def _log(self, data: bytes) -> None:
+        self._stderr_tail = (self._stderr_tail + data)[-_STDERR_TAIL:]
+        if self._log_path is None or self._log_written > self.stderr_cap_bytes:
+            return
+        if self._log_file is None:
+            self._log_path.parent.mkdir(parents=True, exist_ok=True)
+            self._log_file = open(self._log_path, "ab")
+        room = self.stderr_cap_bytes - self._log_written
+        self._log_file.write(data[:room])
+        self._log_written += min(len(data), room)
+        if len(data) > room:
+            self._log_file.write(b"\n[arena: log capped here; further stderr was discarded]\n")
+            self._log_written += 1
+        self._log_file.flush()
+
+    def _drain_stderr(self) -> None:
+        if self._proc is None or self._proc.stderr is None or self._proc.stderr.closed:
+            return
+        while True:
+            try:
+                data = os.read(self._stderr_fd, _READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                return
+            if not data:
+                return
+            self._log(data)
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; it is written at the next ask (or flush) without blocking."""
+        self._outbox += codec.encode(message)
+
+    def flush(self, timeout_s: float) -> None:
+        """Write everything queued, waiting at most timeout_s for the bot to read."""
+        self._flush(time.monotonic() + timeout_s)
+
+    def ask(self, request: dict[str, Any], timeout_s: float) -> tuple[Any, float]:
+        """Send a request and wait for its answer; returns (action, seconds taken).
+
+        Raises BotTimeout, BotCrashed or BotProtocolError; the action is *not* checked
+        against the legal actions here (that is the referee's job).
+        """
+        request_id = request["id"]
+        self.send(request)
+        started = time.monotonic()
+        deadline = started + timeout_s
+        line = self._next_line(deadline, f"the answer to request {request_id}", timeout_s)
+        elapsed = time.monotonic() - started
+        reply = self._decode(line)
+        if reply.get("type") == "hello":
+            raise BotProtocolError(Fault.UNEXPECTED, "sent a hello in the middle of a game")
+        try:
+            answered_id, action = messages.check_bot_action(reply)
+        except messages.SchemaError as exc:
+            raise BotProtocolError(Fault.SCHEMA, str(exc)) from None
+        if answered_id != request_id:
+            raise BotProtocolError(
+                Fault.UNEXPECTED,
+                f"answered request id {answered_id} while request {request_id} was pending "
+                f"(a stale or duplicate answer, or a message nobody asked for)",
+            )
+        return action, elapsed
+
+    def _decode(self, line: bytes) -> dict[str, Any]:
+        try:
+            return codec.decode(line)
+        except codec.DecodeError as exc:
+            raise BotProtocolError(Fault.MALFORMED, str(exc)) from None
+
+    # -- the wait loop ----------------------------------------------------------------------
+
+    @property
+    def _stdout_fd(self) -> int:
+        return self._proc.stdout.fileno()  # type: ignore[union-attr]
+
+    @property
+    def _stderr_fd(self) -> int:
+        return self._proc.stderr.fileno()  # type: ignore[union-attr]
+
+    @property
+    def _stdin_fd(self) -> int:
+        return self._proc.stdin.fileno()  # type: ignore[union-attr]
+
+    def _reset_buffers(self) -> None:
+        self._splitter = codec.LineSplitter(self._max_line_bytes)
+        self._lines.clear()
+        self._outbox.clear()
+        self._stdout_closed = False
+        self._stderr_tail = b""
+
+    def _write_some(self) -> bool:
+        """Write what the pipe takes now; True when the outbox is empty."""
+        while self._outbox:
+            try:
+                written = os.write(self._stdin_fd, self._outbox)
+            except BlockingIOError:
+                return False
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._crashed("closed its stdin (stopped reading) ") from None
+            except OSError as exc:
+                if exc.errno == errno.EPIPE:
+                    raise self._crashed("closed its stdin (stopped reading) ") from None
+                raise
+            del self._outbox[:written]
+        return True
+
+    def _flush(self, deadline: float) -> None:
+        if self._proc is None:
+            return
+        while not self._write_some():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotTimeout("did not read its input in time (its stdin pipe stayed full)")
+            self._poll.register(self._stdin_fd, select.POLLOUT)
+            try:
+                self._poll_once(remaining)
+            finally:
+                self._poll.unregister(self._stdin_fd)
+
+    def _next_line(self, deadline: float, waiting_for: str, timeout_s: float) -> bytes:
+        if self._lines:
+            return self._lines.popleft()
+        if self._proc is None:
+            raise BotCrashed("is not running")
+        writing = not self._write_some()
+        if writing:
+            self._poll.register(self._stdin_fd, select.POLLOUT)
+        try:
+            while not self._lines:
+                if self._stdout_closed:
+                    raise self._crashed(f"ended before sending {waiting_for}: ")
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise BotTimeout(
+                        f"sent no {waiting_for} within {timeout_s * 1000:.0f} ms"
+                        + (" (it had not yet read all of its input)" if self._outbox else "")
+                    )
+                self._poll_once(remaining)
+                if writing and self._write_some():
+                    self._poll.unregister(self._stdin_fd)
+                    writing = False
+        finally:
+            if writing:
+                self._poll.unregister(self._stdin_fd)
+        return self._lines.popleft()
+
+    def _poll_once(self, remaining_s: float) -> None:
+        for fd, _ in self._poll.poll(max(1, int(remaining_s * 1000 + 0.999))):
+            if fd == self._stdout_fd:
+                self._read_stdout()
+            elif fd == self._stderr_fd:
+                self._read_stderr()
+
+    def _read_stdout(self) -> None:
+        try:
+            data = os.read(self._stdout_fd, _READ_CHUNK)
+        except BlockingIOError:
+            return
+        if not data:
+            self._stdout_closed = True
+            self._poll.unregister(self._stdout_fd)
+            return
+        try:
+            self._lines.extend(self._splitter.feed(data))
+        except codec.DecodeError as exc:
+            raise BotProtocolError(Fault.MALFORMED, str(exc)) from None
+
+    def _read_stderr(self) -> None:
+        try:
+            data = os.read(self._stderr_fd, _READ_CHUNK)
+        except BlockingIOError:
+            return
+        if not data:
+            self._poll.unregister(self._stderr_fd)
+            return
+        self._log(data)
+
+    def _crashed(self, prefix: str) -> BotCrashed:
+        """A crash error naming the exit code or signal, and quoting the end of stderr."""
+        assert self._proc is not None
+        try:
+            code = self._proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._drain_stderr()
+        if code is None:
+            how = "closed its stdout but is still running"
+        elif code < 0:
+            try:
+                how = f"was killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was killed by signal {-code}"
+        else:
+            how = f"exited with code {code}"
+        tail = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()[-3:]
+        said = f"; last stderr: {' | '.join(tail)}" if tail else ""
+        return BotCrashed(f"{prefix}{how}{said}")

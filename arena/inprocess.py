@@ -1,0 +1,48 @@
+"""In-process bots: a decide function behind the Transport seam, for tests and benchmarks.
+
+No process, no pipe, no JSON: what is left is the game and the referee, which is exactly
+what the benchmark compares subprocess bots against.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from protocol import legal
+
+Decide = Callable[[dict[str, Any], dict[str, Any]], Any]
+
+
+class InProcessBot:
+    """A Transport that answers requests by calling decide(view, legal) directly."""
+
+    def __init__(self, decide: Decide) -> None:
+        self.decide = decide
+        self.received: list[dict[str, Any]] = []
+        self.keep_messages = False
+        """Set True to keep every message sent (tests of what a seat is told)."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.keep_messages:
+            self.received.append(message)
+
+    def ask(self, request: dict[str, Any], timeout_s: float) -> tuple[Any, float]:
+        self.send(request)
+        started = time.perf_counter()
+        action = self.decide(request["view"], request["legal"])
+        return action, time.perf_counter() - started
+
+    def flush(self, timeout_s: float) -> None:
+        return None
+
+    def stop(self, grace_s: float = 0.0) -> int | None:
+        return None
+
+
+def random_decider(seed: int) -> Decide:
+    """A decide function choosing uniformly among the legal actions, seeded."""
+    rng = random.Random(seed)
+    return lambda view, legal_desc: legal.random_action(legal_desc, rng)

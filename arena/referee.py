@@ -1,0 +1,319 @@
+"""The referee: plays one game between seats, enforcing hidden information, time and faults.
+
+It is the only code that talks to both a game and the bots. A seat is sent exactly its own
+view and the events built for it (games.base.Event.for_seat); every answer is checked against
+the legal actions before the game sees it; a fault is recorded for its seat and handled by
+the fault policy, never by game code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import os
+import uuid
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from arena.faults import BotError, BotProtocolError, Fault
+from arena.games.base import Event, Game
+from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
+from protocol import legal, messages
+
+
+class FaultPolicy(StrEnum):
+    """What a game does when a seat faults."""
+
+    SUBSTITUTE = "substitute"
+    """Stop the bot, play default legal actions for its seat to the end; the seat ranks last."""
+    ABORT = "abort"
+    """End the game at once; it is recorded as aborted and not rated."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """The clock every seat plays under."""
+
+    decision_s: float = 1.0
+    """Time allowed for each decision before the bank is drawn on."""
+    bank_s: float = 5.0
+    """Extra time per seat per game, spent by decisions that overrun decision_s."""
+    startup_s: float = 10.0
+    """Time allowed for a bot to start and answer the hello."""
+
+
+class Transport(Protocol):
+    """How the referee reaches a seat's bot (a BotProcess, or an in-process bot in tests)."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for the bot (no waiting)."""
+
+    def ask(self, request: dict[str, Any], timeout_s: float) -> tuple[Any, float]:
+        """Send a request, wait at most timeout_s; return (action, seconds) or raise BotError."""
+
+    def flush(self, timeout_s: float) -> None:
+        """Deliver what is queued, waiting at most timeout_s."""
+
+    def stop(self, grace_s: float = 0.0) -> int | None:
+        """Stop the bot."""
+
+
+@dataclass
+class Entrant:
+    """Who sits in a seat for one game."""
+
+    identity: BotIdentity
+    transport: Transport | None
+    """None when the bot could not be started; start_error then says why."""
+    start_error: BotError | None = None
+
+
+def seat_seed(key: bytes, seed: int, seat: int) -> int:
+    """The seed a seat's bot is sent: HMAC-SHA256 of (deal seed, seat) under a secret key.
+
+    Never the deal's own seed: with that, a bot could re-deal the game and see every hidden
+    card. Keyed, because deal seeds are small integers a bot could otherwise search.
+    """
+    digest = hmac.new(key, f"{seed}:{seat}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits: fits every JSON reader's int64
+
+
+def new_game_id() -> str:
+    """A fresh, unique game id."""
+    return uuid.uuid4().hex
+
+
+def play_game(
+    game: Game,
+    entrants: list[Entrant],
+    *,
+    seed: int,
+    options: dict[str, Any],
+    time_control: TimeControl = TimeControl(),
+    fault_policy: FaultPolicy = FaultPolicy.SUBSTITUTE,
+    game_id: str | None = None,
+    bot_seed_key: bytes | None = None,
+) -> GameRecord:
+    """Play one game to its end and return its record (nothing is stored here).
+
+    bot_seed_key: the secret bots' seeds are derived with (seat_seed); pass the same key to
+    make a rerun send the same seeds. Default: a fresh random key.
+    """
+    key = bot_seed_key if bot_seed_key is not None else os.urandom(32)
+    return _Game(game, entrants, seed, options, time_control, fault_policy, game_id, key).run()
+
+
+class _Game:
+    """The state of one refereed game (an object only to keep play_game readable)."""
+
+    def __init__(
+        self,
+        game: Game,
+        entrants: list[Entrant],
+        seed: int,
+        options: dict[str, Any],
+        time_control: TimeControl,
+        fault_policy: FaultPolicy,
+        game_id: str | None,
+        bot_seed_key: bytes,
+    ) -> None:
+        self.game = game
+        self.entrants = entrants
+        self.seed = seed
+        self.options = game.normalize_options(options)
+        self.clock = time_control
+        self.policy = fault_policy
+        self.game_id = game_id or new_game_id()
+        n = len(entrants)
+        if not game.min_players <= n <= game.max_players:
+            raise ValueError(
+                f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}"
+            )
+        self.faults: list[BotError | None] = [e.start_error for e in entrants]
+        self.bank = [time_control.bank_s] * n
+        self.time_used = [0.0] * n
+        self.answered = [0] * n
+        self.decisions: list[DecisionRecord] = []
+        self.request_id = 0
+        self.aborted: str | None = None
+        self.bot_seeds = [seat_seed(bot_seed_key, seed, seat) for seat in range(n)]
+
+    def run(self) -> GameRecord:
+        started_at = _now()
+        state, events = self.game.start(len(self.entrants), self.seed, self.options)
+        for seat in self._live_seats():
+            self._send(
+                seat,
+                messages.game_start(
+                    self.game_id,
+                    self.game.title,
+                    seat,
+                    len(self.entrants),
+                    self.bot_seeds[seat],
+                    self.options,
+                    {"decision_ms": _ms(self.clock.decision_s), "bank_ms": _ms(self.clock.bank_s)},
+                    state.view(seat),
+                ),
+            )
+        self._deliver(events)
+        if self.policy is FaultPolicy.ABORT:
+            self._abort_on_first_fault()
+        while self.aborted is None and (decision := state.pending()) is not None:
+            if len(self.decisions) >= self.game.max_decisions:
+                self.aborted = f"the game exceeded {self.game.max_decisions} decisions"
+                break
+            seat = decision.seat
+            action, ms, by_referee = self._decide(seat, decision.kind, decision.legal, state)
+            if self.aborted is not None:
+                break
+            self.decisions.append(DecisionRecord(seat, action, by_referee, ms))
+            self._deliver(state.apply(action))
+        return self._finish(state, started_at)
+
+    # -- asking -----------------------------------------------------------------------------
+
+    def _decide(
+        self, seat: int, kind: str, legal_desc: dict[str, Any], state: Any
+    ) -> tuple[Any, float, bool]:
+        """The action for this decision: the bot's, or the default if the seat has faulted."""
+        transport = self.entrants[seat].transport
+        if self.faults[seat] is None and transport is not None:
+            self.request_id += 1
+            allowed = self.clock.decision_s + self.bank[seat]
+            request = messages.request(
+                self.game_id, self.request_id, kind, state.view(seat), legal_desc, _ms(allowed)
+            )
+            try:
+                action, elapsed = transport.ask(request, allowed)
+                reason = legal.why_illegal(legal_desc, action)
+                if reason is not None:
+                    raise BotProtocolError(
+                        Fault.ILLEGAL,
+                        f"illegal action for request {self.request_id} ({kind}): {reason}",
+                    )
+                action = legal.canonical(legal_desc, action)
+            except BotError as error:
+                self._fault(seat, error)
+            else:
+                self.bank[seat] -= max(0.0, elapsed - self.clock.decision_s)
+                self.time_used[seat] += elapsed
+                self.answered[seat] += 1
+                return action, round(elapsed * 1000, 3), False
+        return legal.default_action(legal_desc), 0.0, True
+
+    def _fault(self, seat: int, error: BotError) -> None:
+        self.faults[seat] = error
+        transport = self.entrants[seat].transport
+        if transport is not None:
+            transport.stop()
+        if self.policy is FaultPolicy.ABORT:
+            self.aborted = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}: {error.reason}"
+
+    def _abort_on_first_fault(self) -> None:
+        for seat, error in enumerate(self.faults):
+            if error is not None:
+                self._fault(seat, error)
+                return
+
+    # -- telling ----------------------------------------------------------------------------
+
+    def _live_seats(self) -> list[int]:
+        return [
+            seat
+            for seat, entrant in enumerate(self.entrants)
+            if self.faults[seat] is None and entrant.transport is not None
+        ]
+
+    def _send(self, seat: int, message: dict[str, Any]) -> None:
+        transport = self.entrants[seat].transport
+        assert transport is not None
+        transport.send(message)
+
+    def _deliver(self, events: list[Event]) -> None:
+        """Queue each event for every seat, in the version built for that seat."""
+        if not events:
+            return
+        for seat in self._live_seats():
+            for event in events:
+                body = event.for_seat(seat)
+                if body is not None:
+                    self._send(seat, messages.event(self.game_id, body))
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def _finish(self, state: Any, started_at: str) -> GameRecord:
+        n = len(self.entrants)
+        if self.aborted is None:
+            outcome = state.outcome()
+            scores = list(outcome.scores)
+            ranks = _faulted_last(list(outcome.ranks), [f is not None for f in self.faults])
+            detail = outcome.detail
+            status, termination = "complete", "normal"
+        else:
+            scores, ranks, detail = [0.0] * n, [0] * n, {}
+            status, termination = "aborted", self.aborted
+        for seat in self._live_seats():
+            self._send(
+                seat,
+                messages.game_over(
+                    self.game_id,
+                    status,
+                    None if status == "complete" else termination,
+                    scores,
+                    ranks,
+                ),
+            )
+            transport = self.entrants[seat].transport
+            try:
+                transport.flush(self.clock.decision_s)  # type: ignore[union-attr]
+            except BotError:
+                pass  # the game is over; a bot that stops reading now only loses its news
+        seats = tuple(
+            SeatRecord(
+                seat=seat,
+                bot=self.entrants[seat].identity,
+                score=scores[seat],
+                rank=ranks[seat],
+                fault=str(fault.fault) if fault else str(Fault.OK),
+                fault_reason=fault.reason if fault else None,
+                time_ms=round(self.time_used[seat] * 1000, 3),
+                decisions=self.answered[seat],
+                bot_seed=self.bot_seeds[seat],
+            )
+            for seat, fault in enumerate(self.faults)
+        )
+        return GameRecord(
+            game_id=self.game_id,
+            title=self.game.title,
+            options=self.options,
+            seed=self.seed,
+            seats=seats,
+            decisions=tuple(self.decisions),
+            status=status,
+            termination=termination,
+            started_at=started_at,
+            finished_at=_now(),
+            detail=detail,
+        )
+
+
+def _faulted_last(ranks: list[int], faulted: list[bool]) -> list[int]:
+    """Re-rank so every faulted seat shares the last place and the others keep their order."""
+    if not any(faulted):
+        return ranks
+    clean = [r for r, f in zip(ranks, faulted) if not f]
+    new = [
+        1 + sum(1 for other in clean if other < r) if not f else 0 for r, f in zip(ranks, faulted)
+    ]
+    last = len(clean) + 1
+    return [last if f else r for r, f in zip(new, faulted)]
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")

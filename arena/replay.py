@@ -1,0 +1,65 @@
+"""Replays: a recorded game played again from its seed, options and decisions.
+
+Games are pure, so the record needs no copy of the events: replaying the decisions rebuilds
+every event and view exactly. A replay that diverges (an action the game refuses) means the
+record or the game code changed, and is reported as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from arena.games import get_game
+from arena.games.base import Event, GameState, IllegalAction
+from arena.record import DecisionRecord, GameRecord
+
+
+class ReplayError(RuntimeError):
+    """The recorded decisions do not replay on this version of the game."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a replay: an event, or the decision that caused the events after it."""
+
+    events: tuple[Event, ...]
+    """What happened (for the setup step: the deal)."""
+    decision: DecisionRecord | None = None
+    """The decision applied before these events; None for the setup."""
+    kind: str = ""
+    """The decision's kind (e.g. "place")."""
+
+
+def replay(record: GameRecord) -> Iterator[Step]:
+    """Yield the setup events, then each decision with the events it caused."""
+    for _, step in _replay(record):
+        yield step
+
+
+def _replay(record: GameRecord) -> Iterator[tuple[GameState, Step]]:
+    game = get_game(record.title)
+    state, events = game.start(record.players, record.seed, record.options)
+    yield state, Step(tuple(events))
+    for number, decision in enumerate(record.decisions, start=1):
+        pending = state.pending()
+        if pending is None:
+            raise ReplayError(f"decision {number} was recorded, but the game had already ended")
+        if pending.seat != decision.seat:
+            raise ReplayError(
+                f"decision {number} was recorded for seat {decision.seat}, "
+                f"but the game asks seat {pending.seat}"
+            )
+        try:
+            caused = state.apply(decision.action)
+        except IllegalAction as exc:
+            raise ReplayError(f"decision {number} no longer applies: {exc}") from None
+        yield state, Step(tuple(caused), decision, pending.kind)
+
+
+def seat_events(step: Step, seat: int | None) -> list[dict[str, Any]]:
+    """The step's events as the table (seat None) or one seat saw them."""
+    if seat is None:
+        return [event.truth() for event in step.events]
+    return [body for event in step.events if (body := event.for_seat(seat)) is not None]

@@ -1,0 +1,169 @@
+"""No seat is ever sent a card it may not see: proved on the bytes the referee sends.
+
+Differential test: play a game, then play its twin in which one seat placed a *different*
+face-down bribe. Until the round's reveal, every byte sent to every other seat must be the
+same in both games (unless that seat peeked the changed card with its Little Black Book):
+if any message depended on the hidden card, the two byte streams would differ.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+
+from arena.games import get_game
+from arena.inprocess import InProcessBot
+from arena.record import BotIdentity, GameRecord
+from arena.referee import Entrant, play_game, seat_seed
+from arena.replay import replay
+from protocol import codec, legal
+
+GAME = get_game("corruption")
+VARIANT_SETS = [
+    list(combo)
+    for schedule in ([], ["closed"], ["down-the-river"], ["stud-libre"])
+    for combo in (schedule, schedule + ["little-black-book"])
+]
+BRIBES = ["bribe-1000", "bribe-2000", "bribe-4000", "bribe-6000", "bribe-8000", "bribe-10000"]
+
+
+def play_scripted(players: int, seed: int, variants: list[str], script: list[Any] | None):
+    """Play a game whose actions come from `script` (or are random when script is None);
+    return the record and, per seat, the exact bytes the referee sent it, one line each."""
+    rng = random.Random(seed)
+    actions = iter(script) if script is not None else None
+
+    def decide(view: dict[str, Any], legal_desc: dict[str, Any]) -> Any:
+        return next(actions) if actions is not None else legal.random_action(legal_desc, rng)
+
+    bots = [InProcessBot(decide) for _ in range(players)]
+    for bot in bots:
+        bot.keep_messages = True
+    record = play_game(
+        GAME,
+        [Entrant(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
+        seed=seed,
+        options={"variants": variants},
+        game_id="twin",
+        bot_seed_key=b"test-key",
+    )
+    return record, [[codec.encode(m) for m in bot.received] for bot in bots]
+
+
+Swap = tuple[dict[int, str], int, int, frozenset[int]]
+"""(decision index -> the card placed instead, seat, round, seats that peeked a changed card)"""
+
+
+def hidden_swaps(record: GameRecord) -> list[Swap]:
+    """Every way to change one seat's hidden cards in one round, keeping its moves legal:
+    a face-down bribe replaced by a bribe the seat kept in hand all round, or two of its
+    face-down bribes exchanged (the only kind possible in Closed, where all six are placed)."""
+    placed: dict[tuple[int, int], list[tuple[int, dict[str, Any]]]] = {}
+    peekers: dict[int, set[int]] = {}
+    for index, step in enumerate(replay(record)):
+        for event in step.events:
+            body = event.truth()
+            if body["kind"] == "placed":
+                placed.setdefault((body["seat"], body["round"]), []).append((index - 1, body))
+            elif body["kind"] == "peeked":
+                peekers.setdefault(body["placement"], set()).add(body["seat"])
+    swaps: list[Swap] = []
+    for (seat, round_no), bodies in placed.items():
+        used = {body["card"] for _, body in bodies}
+        unused = [b for b in BRIBES if b not in used]
+        hidden = [(i, b) for i, b in bodies if not b["face_up"] and b["card"] in BRIBES]
+        for index, body in hidden:
+            seen = frozenset(peekers.get(body["placement"], ()))
+            if unused:
+                swaps.append(({index: unused[0]}, seat, round_no, seen))
+        for (i, a), (j, b) in itertools.pairwise(hidden):
+            seen = frozenset(peekers.get(a["placement"], ())) | frozenset(
+                peekers.get(b["placement"], ())
+            )
+            swaps.append(({i: b["card"], j: a["card"]}, seat, round_no, seen))
+    return swaps
+
+
+def until_reveal(lines: list[bytes], round_no: int) -> list[bytes]:
+    marker = f'"kind":"revealed","round":{round_no}'.encode()
+    for position, line in enumerate(lines):
+        if marker in line:
+            return lines[:position]
+    raise AssertionError(f"round {round_no} was never revealed")
+
+
+CASES = [
+    (seed, players, variants)
+    for seed, (players, variants) in enumerate(itertools.product(range(3, 8), VARIANT_SETS))
+]
+
+
+@pytest.mark.parametrize(
+    "seed,players,variants", CASES, ids=[f"{p}p-{'+'.join(v) or 'standard'}" for _, p, v in CASES]
+)
+def test_other_seats_receive_identical_bytes_whatever_a_hidden_card_is(seed, players, variants):
+    record, sent = play_scripted(players, seed, variants, None)
+    script = [d.action for d in record.decisions]
+    swaps = hidden_swaps(record)
+    assert swaps, "a random game always has face-down bribes to swap"
+    rng = random.Random(seed)
+    for changes, seat, round_no, peekers in rng.sample(swaps, min(3, len(swaps))):
+        twin_script = list(script)
+        for index, card in changes.items():
+            twin_script[index] = {**script[index], "card": card}
+        twin, twin_sent = play_scripted(players, seed, variants, twin_script)
+        assert all(twin.decisions[i].action["card"] == c for i, c in changes.items()), (
+            "the twin really differs"
+        )
+        assert until_reveal(twin_sent[seat], round_no) != until_reveal(sent[seat], round_no), (
+            "the owner is told its own card, so its stream must differ (the test can fail)"
+        )
+        for observer in range(players):
+            if observer == seat or observer in peekers:
+                continue
+            assert until_reveal(twin_sent[observer], round_no) == until_reveal(
+                sent[observer], round_no
+            ), (
+                f"seat {observer} was sent something that depends on seat {seat}'s face-down "
+                f"card(s) at decision(s) {sorted(changes)} (round {round_no}) before the reveal"
+            )
+
+
+def test_a_peek_is_the_only_way_to_learn_a_face_down_card():
+    """With Little Black Book, the peeker's stream differs (it learns the card) and nobody
+    else's does: the swap test above would have caught the leak the other way round."""
+    for seed in range(40):
+        record, _ = play_scripted(4, seed, ["little-black-book"], None)
+        peeked = [s for s in hidden_swaps(record) if s[3] and len(s[0]) == 1]
+        if not peeked:
+            continue
+        changes, _seat, round_no, peekers = peeked[0]
+        script = [d.action for d in record.decisions]
+        twin_script = list(script)
+        for index, card in changes.items():
+            twin_script[index] = {**script[index], "card": card}
+        _, sent = play_scripted(4, seed, ["little-black-book"], script)
+        _, twin_sent = play_scripted(4, seed, ["little-black-book"], twin_script)
+        for peeker in peekers:
+            assert until_reveal(sent[peeker], round_no) != until_reveal(twin_sent[peeker], round_no)
+        return
+    pytest.fail("no random game in 40 peeked at a face-down bribe")
+
+
+def test_bots_are_sent_a_keyed_seed_never_the_deal_seed():
+    """The deal's seed would let a bot re-deal the game; bots get HMAC(key, seed, seat)."""
+    record, sent = play_scripted(4, 12345, [], None)
+    starts = [json.loads(lines[0]) for lines in sent]
+    assert all(s["type"] == "game_start" for s in starts)
+    seeds = [s["seed"] for s in starts]
+    assert 12345 not in seeds and len(set(seeds)) == 4, "per seat, and not the deal's"
+    assert seeds == [seat.bot_seed for seat in record.seats], "the record keeps what was sent"
+    again, _ = play_scripted(4, 12345, [], None)
+    assert [s.bot_seed for s in again.seats] == seeds, (
+        "same key and deal: same seeds (reproducible)"
+    )
+    assert seat_seed(b"another key", 12345, 0) != seeds[0]

@@ -1,0 +1,120 @@
+"""Every fault a bot can commit, by real misbehaving subprocesses against the real referee."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from arena.lineup import Lineup
+from arena.manifest import load_bot
+from arena.referee import FaultPolicy, TimeControl, play_game
+from tests.arena.toygame import GAME
+
+FAST = TimeControl(decision_s=0.3, bank_s=0.2, startup_s=3.0)
+
+CASES = [
+    # mode, at, expected fault, words the reason must contain
+    ("sleep", 2, "timeout", "within"),
+    ("late", 1, "timeout", "within"),
+    ("crash", 2, "crash", "exited with code 3"),
+    ("crash-start", 1, "crash", "exited with code 4"),
+    ("silent", 1, "timeout", "hello"),
+    ("garbage", 1, "malformed", "not JSON"),
+    ("badutf8", 1, "malformed", "UTF-8"),
+    ("notobject", 1, "malformed", "not an object"),
+    ("schema", 1, "schema", '"id"'),
+    ("illegal", 2, "illegal", "not one of the 3 legal options"),
+    ("wrong-id", 1, "unexpected", "request id"),
+    ("twice", 1, "unexpected", "request id"),
+    ("version", 1, "handshake", "protocol 99"),
+    ("bigline", 1, "malformed", "cap"),
+    ("close", 1, "crash", "closed its stdout"),
+    ("child", 1, "timeout", "within"),
+]
+
+
+def play(bots, policy=FaultPolicy.SUBSTITUTE, rounds=3, tmp_path=None):
+    manifests = [load_bot(b) for b in bots]
+    with Lineup(manifests, time_control=FAST, log_dir=tmp_path) as lineup:
+        entrants = lineup.entrants(list(range(len(bots))), "g1")
+        record = play_game(
+            GAME,
+            entrants,
+            seed=7,
+            options={"rounds": rounds},
+            time_control=FAST,
+            fault_policy=policy,
+            game_id="g1",
+        )
+    return record, lineup
+
+
+@pytest.mark.parametrize("mode,at,fault,words", CASES, ids=[c[0] for c in CASES])
+def test_fault_is_recorded_and_the_game_completes(make_bot, tmp_path, mode, at, fault, words):
+    record, _ = play(
+        [make_bot("good"), make_bot(mode, at), make_bot("good", name="good2")], tmp_path=tmp_path
+    )
+    faulted = record.seats[1]
+    assert faulted.fault == fault, faulted.fault_reason
+    assert words in (faulted.fault_reason or ""), faulted.fault_reason
+    assert record.status == "complete"
+    assert [s.fault for s in (record.seats[0], record.seats[2])] == ["ok", "ok"]
+    assert faulted.rank == 3, "a faulted seat ranks last"
+    # every decision was made, by the bot before the fault and by the referee after it
+    assert len(record.decisions) == 3 * 3
+    assert all(d.by_referee for d in record.decisions if d.seat == 1 and d.ms == 0.0)
+    assert not any(d.by_referee for d in record.decisions if d.seat != 1)
+
+
+def test_hung_bot_costs_at_most_its_deadline(make_bot, tmp_path):
+    record, _ = play(
+        [make_bot("good"), make_bot("sleep", 1), make_bot("good", name="g2")], tmp_path=tmp_path
+    )
+    # the referee waited decision_s + bank_s once, then played defaults without waiting
+    assert record.seats[1].fault == "timeout"
+    assert "500 ms" in (record.seats[1].fault_reason or "")
+
+
+def test_abort_policy_ends_the_game_unrated(make_bot, tmp_path):
+    record, _ = play(
+        [make_bot("good"), make_bot("crash", 2), make_bot("good", name="g2")],
+        FaultPolicy.ABORT,
+        tmp_path=tmp_path,
+    )
+    assert record.status == "aborted"
+    assert "seat 1" in record.termination and "crash" in record.termination
+    assert all(s.rank == 0 for s in record.seats)
+    assert len(record.decisions) < 9
+
+
+def test_good_bots_play_clean(make_bot, tmp_path):
+    record, lineup = play(
+        [make_bot("good"), make_bot("good", name="b"), make_bot("good", name="c")],
+        tmp_path=tmp_path,
+    )
+    assert [s.fault for s in record.seats] == ["ok"] * 3
+    assert [s.decisions for s in record.seats] == [3, 3, 3]
+    assert sorted(s.rank for s in record.seats) in ([1, 2, 3], [1, 1, 3], [1, 2, 2], [1, 1, 1])
+    assert lineup.starts == [1, 1, 1]
+
+
+def test_stderr_is_captured_and_capped(make_bot, tmp_path):
+    record, _ = play(
+        [make_bot("stderr"), make_bot("good"), make_bot("good", name="c")], tmp_path=tmp_path
+    )
+    assert record.seats[0].fault == "ok"
+    log = tmp_path / "g1" / "seat0-fake-stderr.log"
+    assert log.exists(), list(tmp_path.rglob("*"))
+    size = log.stat().st_size
+    assert 200_000 < size < 300_000, f"log should be capped near 256 KiB, is {size}"
+    assert b"log capped" in log.read_bytes()
+
+
+def test_no_process_outlives_the_lineup(make_bot, tmp_path):
+    _, lineup = play([make_bot("child"), make_bot("good"), make_bot("sleep", 2)], tmp_path=tmp_path)
+    pids = [p for p in (proc.pid for proc in lineup.processes) if p]
+    assert pids == [], "stopped processes forget their pid"
+    # the sleeping grandchild of the 'child' bot was in the bot's process group: gone
+    out = os.popen("ps -eo args").read()
+    assert "time.sleep(3600)" not in out

@@ -1,0 +1,115 @@
+"""A misbehaving bot for tests, run as a real subprocess: `fakebot.py MODE [N]`.
+
+Modes (N = the request number, 1-based, at which the misbehaviour starts; default 1):
+  good        answers every request with the first legal option
+  sleep       hangs at request N
+  late        answers request N after 1.5 s (past a short deadline)
+  crash       exits with code 3 at request N
+  crash-start exits with code 4 before the hello
+  silent      never answers the hello
+  garbage     answers request N with a line that is not JSON
+  badutf8     answers request N with invalid UTF-8
+  notobject   answers request N with a JSON array
+  schema      answers request N with {"type": "action"} (no id, no action)
+  illegal     answers request N with an action not in the legal list
+  wrong-id    answers request N with a wrong request id
+  twice       answers request N twice
+  version     says protocol 99 in its hello
+  bigline     at request N writes 2 MiB without a newline
+  stderr      writes 1 MiB to stderr at every request, then answers
+  close       closes stdout at request N but keeps running
+  child       at request N spawns a sleeping child that keeps the pipes, then exits
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+mode = sys.argv[1]
+at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def first_legal(legal):
+    kind = legal["kind"]
+    if kind == "choice":
+        return legal["options"][0]
+    if kind == "range":
+        return legal["min"]
+    if kind == "text":
+        return ""
+    return {k: first_legal(v) for k, v in legal["fields"].items()}
+
+
+if mode == "crash-start":
+    sys.exit(4)
+requests = 0
+for line in sys.stdin:
+    msg = json.loads(line)
+    kind = msg.get("type")
+    if kind == "hello":
+        if mode == "silent":
+            time.sleep(3600)
+        send(
+            {
+                "type": "hello",
+                "protocol": 99 if mode == "version" else 1,
+                "name": "fake-" + mode,
+                "version": "0",
+            }
+        )
+        continue
+    if kind == "bye":
+        break
+    if kind != "request":
+        continue
+    requests += 1
+    answer = {"type": "action", "id": msg["id"], "action": first_legal(msg["legal"])}
+    if mode == "stderr":
+        sys.stderr.write("x" * (1 << 20) + "\n")
+        sys.stderr.flush()
+    if requests >= at:
+        if mode == "sleep":
+            time.sleep(3600)
+        elif mode == "late":
+            time.sleep(1.5)
+        elif mode == "crash":
+            sys.stderr.write("fakebot: crashing on purpose\n")
+            sys.exit(3)
+        elif mode == "garbage":
+            sys.stdout.write("this is not json\n")
+            sys.stdout.flush()
+            continue
+        elif mode == "badutf8":
+            sys.stdout.buffer.write(b'{"type": "action", "id": \xff\xfe}\n')
+            sys.stdout.flush()
+            continue
+        elif mode == "notobject":
+            send([1, 2, 3])
+            continue
+        elif mode == "schema":
+            send({"type": "action"})
+            continue
+        elif mode == "illegal":
+            answer["action"] = {"no such": "action"}
+        elif mode == "wrong-id":
+            answer["id"] = msg["id"] + 1000
+        elif mode == "twice":
+            send(answer)
+        elif mode == "bigline":
+            sys.stdout.write("x" * (2 << 20))
+            sys.stdout.flush()
+            time.sleep(3600)
+        elif mode == "close":
+            os.close(1)
+            time.sleep(3600)
+        elif mode == "child":
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+            sys.exit(0)
+    send(answer)
