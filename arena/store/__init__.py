@@ -1,0 +1,23 @@
+"""Storage: one SQLite file (sqlite-utils, WAL, migrations) holding games and ratings.
+
+``open_store(path, create=...)`` gives a ``Store``; use it as a context manager, call
+``save_game`` once per finished game, and read back with ``load_game``, ``list_games``,
+``leaderboard`` and ``titles``.
+"""
+
+from arena.store.db import DatabaseLocked, DuplicateGame, GameNotFound, StoreError
+from arena.store.games import GameSummary, SeatSummary
+from arena.store.queries import LeaderboardRow
+from arena.store.store import Store, open_store
+
+__all__ = [
+    "DatabaseLocked",
+    "DuplicateGame",
+    "GameNotFound",
+    "GameSummary",
+    "LeaderboardRow",
+    "SeatSummary",
+    "Store",
+    "StoreError",
+    "open_store",
+]

@@ -1,0 +1,317 @@
+"""Saving, loading and listing games."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import trueskill
+from sqlite_utils import Database
+
+from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
+from arena.store.db import DuplicateGame, GameNotFound, StoreError, write_transaction
+from arena.store.rating_updates import rate_game
+
+STATUSES = ("complete", "aborted")
+_INT64 = range(-(2**63), 2**63)
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """One seat of a listed game."""
+
+    seat: int
+    bot: str
+    """The bot's label, name@version."""
+    rank: int
+    score: float
+    fault: str
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One row of ``list_games``."""
+
+    id: str
+    title: str
+    started_at: str
+    finished_at: str
+    players: int
+    status: str
+    termination: str
+    decisions: int
+    seats: tuple[SeatSummary, ...]
+
+
+def save_game(db: Database, env: trueskill.TrueSkill, record: GameRecord) -> None:
+    """Store a game with its seats, bots, decisions and (if complete) its rating update, in one
+    transaction: after a failure or an interruption none of it is there.
+
+    Raises DuplicateGame, changing nothing, if the game id is already stored; ValueError for a
+    record that cannot be stored faithfully (checked before anything is written).
+    """
+    game_row, seat_rows, decisions_json = _encode(record)
+    with write_transaction(db):
+        if has_game(db, record.game_id):
+            raise DuplicateGame(
+                f"game {record.game_id} is already in the database; it was not saved again "
+                "(nothing was changed)"
+            )
+        (seq,) = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM games").fetchone()
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        bot_ids = {seat.bot: _bot_id(db, seat.bot, now) for seat in record.seats}
+        db.table("games").insert({**game_row, "seq": seq})
+        db.table("seats").insert_all(
+            {**row, "bot_id": bot_ids[seat.bot]} for seat, row in zip(record.seats, seat_rows)
+        )
+        db.table("game_decisions").insert({"game_id": record.game_id, "decisions": decisions_json})
+        if record.status == "complete":
+            rate_game(
+                db,
+                env,
+                game_id=record.game_id,
+                title=record.title,
+                seats=[
+                    (bot_ids[s.bot], s.rank) for s in sorted(record.seats, key=lambda s: s.seat)
+                ],
+                when=record.finished_at,
+            )
+
+
+def has_game(db: Database, game_id: str) -> bool:
+    """Whether a game with exactly this id is stored (a rerun uses it to skip finished games)."""
+    return db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+
+
+def resolve_game_id(db: Database, id_or_prefix: str) -> str:
+    """The stored game id that is ``id_or_prefix`` or uniquely starts with it."""
+    if not id_or_prefix:
+        raise GameNotFound("give a game id, or the first characters of one")
+    if has_game(db, id_or_prefix):
+        return id_or_prefix
+    matches = [
+        row[0]
+        for row in db.execute(
+            "SELECT id FROM games WHERE id >= ? AND substr(id, 1, ?) = ? ORDER BY id LIMIT 6",
+            [id_or_prefix, len(id_or_prefix), id_or_prefix],
+        )
+    ]
+    if not matches:
+        raise GameNotFound(
+            f"no game {id_or_prefix!r} in the database — list the stored games to find its id"
+        )
+    if len(matches) > 1:
+        shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise GameNotFound(
+            f"{id_or_prefix!r} is the start of several game ids ({shown}) — give more of it"
+        )
+    return matches[0]
+
+
+def load_game(db: Database, id_or_prefix: str) -> GameRecord:
+    """The stored game, as the GameRecord that was saved."""
+    game_id = resolve_game_id(db, id_or_prefix)
+    (game,) = db.query("SELECT * FROM games WHERE id = ?", [game_id])
+    seats = tuple(
+        SeatRecord(
+            seat=row["seat"],
+            bot=BotIdentity(
+                name=row["name"], version=row["version"], digest=row["digest"], path=row["path"]
+            ),
+            score=row["score"],
+            rank=row["rank"],
+            fault=row["fault"],
+            fault_reason=row["fault_reason"],
+            time_ms=row["time_ms"],
+            decisions=row["decisions"],
+            bot_seed=row["bot_seed"],
+        )
+        for row in db.query(
+            "SELECT s.*, b.name, b.version, b.digest, b.path"
+            " FROM seats s JOIN bots b ON b.id = s.bot_id WHERE s.game_id = ? ORDER BY s.seat",
+            [game_id],
+        )
+    )
+    (decisions_json,) = db.execute(
+        "SELECT decisions FROM game_decisions WHERE game_id = ?", [game_id]
+    ).fetchone()
+    decisions = tuple(
+        DecisionRecord(seat=seat, action=action, by_referee=bool(by_referee), ms=float(ms))
+        for seat, action, by_referee, ms in json.loads(decisions_json)
+    )
+    return GameRecord(
+        game_id=game["id"],
+        title=game["title"],
+        options=json.loads(game["options"]),
+        seed=game["seed"],
+        seats=seats,
+        decisions=decisions,
+        status=game["status"],
+        termination=game["termination"],
+        started_at=game["started_at"],
+        finished_at=game["finished_at"],
+        detail=json.loads(game["detail"]),
+    )
+
+
+def list_games(
+    db: Database,
+    *,
+    title: str | None = None,
+    bot: str | None = None,
+    status: str | None = None,
+    limit: int | None = 50,
+) -> list[GameSummary]:
+    """Stored games, newest first; ``bot`` is a name (any version) or name@version.
+
+    Raises StoreError if ``bot`` names no stored bot (a typo would otherwise look like "no
+    games").
+    """
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, not {limit}")
+    if status is not None and status not in STATUSES:
+        raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+    if bot is not None:
+        _check_bot_exists(db, bot)
+    games = list(
+        db.query(
+            """
+            SELECT * FROM games g
+            WHERE (:title IS NULL OR g.title = :title)
+              AND (:status IS NULL OR g.status = :status)
+              AND (:bot IS NULL OR EXISTS (
+                    SELECT 1 FROM seats s JOIN bots b ON b.id = s.bot_id
+                    WHERE s.game_id = g.id
+                      AND (b.name = :bot OR b.name || '@' || b.version = :bot)))
+            ORDER BY g.finished_at DESC, g.seq DESC
+            LIMIT :limit
+            """,
+            {"title": title, "status": status, "bot": bot, "limit": -1 if limit is None else limit},
+        )
+    )
+    seats: dict[str, list[SeatSummary]] = {game["id"]: [] for game in games}
+    for row in db.query(
+        """
+        SELECT s.game_id, s.seat, s.rank, s.score, s.fault, b.name, b.version
+        FROM seats s JOIN bots b ON b.id = s.bot_id
+        WHERE s.game_id IN (SELECT value FROM json_each(:ids))
+        ORDER BY s.game_id, s.seat
+        """,
+        {"ids": json.dumps(list(seats))},
+    ):
+        label = BotIdentity(row["name"], row["version"], "").label
+        seats[row["game_id"]].append(
+            SeatSummary(row["seat"], label, row["rank"], row["score"], row["fault"])
+        )
+    return [
+        GameSummary(
+            id=game["id"],
+            title=game["title"],
+            started_at=game["started_at"],
+            finished_at=game["finished_at"],
+            players=game["players"],
+            status=game["status"],
+            termination=game["termination"],
+            decisions=game["decisions"],
+            seats=tuple(seats[game["id"]]),
+        )
+        for game in games
+    ]
+
+
+def _check_bot_exists(db: Database, bot: str) -> None:
+    found = db.execute(
+        "SELECT 1 FROM bots WHERE name = ? OR name || '@' || version = ? LIMIT 1", [bot, bot]
+    ).fetchone()
+    if found:
+        return
+    labels = sorted(
+        {
+            BotIdentity(row[0], row[1], "").label
+            for row in db.execute("SELECT name, version FROM bots")
+        }
+    )
+    known = ", ".join(labels[:10]) + (", ..." if len(labels) > 10 else "") or "none yet"
+    raise StoreError(f"no bot {bot!r} in the database (bots: {known}); give name or name@version")
+
+
+def _bot_id(db: Database, bot: BotIdentity, now: str) -> int:
+    row = db.execute(
+        "SELECT id FROM bots WHERE name = ? AND version = ? AND digest = ?",
+        [bot.name, bot.version, bot.digest],
+    ).fetchone()
+    if row:
+        return int(row[0])
+    table = db.table("bots").insert(
+        {
+            "name": bot.name,
+            "version": bot.version,
+            "digest": bot.digest,
+            "path": bot.path,
+            "first_seen": now,
+        }
+    )
+    assert table.last_pk is not None
+    return int(table.last_pk)
+
+
+def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+    """The rows for a record, checked; raises ValueError before anything is written."""
+    where = f"game {record.game_id!r}"
+    if not record.game_id:
+        raise ValueError("a game record needs a game_id")
+    if record.status not in STATUSES:
+        raise ValueError(
+            f"{where}: status must be one of {', '.join(STATUSES)}, not {record.status!r}"
+        )
+    if not record.seats:
+        raise ValueError(f"{where}: a game record needs at least one seat")
+    numbers = [seat.seat for seat in record.seats]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"{where}: seat numbers repeat: {numbers}")
+    if record.seed not in _INT64:
+        raise ValueError(f"{where}: seed {record.seed} does not fit a signed 64-bit integer")
+    for seat in record.seats:
+        if not (math.isfinite(seat.score) and math.isfinite(seat.time_ms)):
+            raise ValueError(f"{where}: seat {seat.seat} has a non-finite score or time")
+    game_row = {
+        "id": record.game_id,
+        "title": record.title,
+        "options": _json(record.options, where, "options"),
+        "seed": record.seed,
+        "players": record.players,
+        "status": record.status,
+        "termination": record.termination,
+        "started_at": record.started_at,
+        "finished_at": record.finished_at,
+        "decisions": len(record.decisions),
+        "detail": _json(record.detail, where, "detail"),
+    }
+    seat_rows = [
+        {
+            "game_id": record.game_id,
+            "seat": seat.seat,
+            "score": float(seat.score),
+            "rank": seat.rank,
+            "fault": str(seat.fault),
+            "fault_reason": seat.fault_reason,
+            "time_ms": float(seat.time_ms),
+            "decisions": seat.decisions,
+            "bot_seed": seat.bot_seed,
+        }
+        for seat in record.seats
+    ]
+    decisions = _json(
+        [[d.seat, d.action, int(d.by_referee), d.ms] for d in record.decisions], where, "decisions"
+    )
+    return game_row, seat_rows, decisions
+
+
+def _json(value: Any, where: str, what: str) -> str:
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{where}: {what} cannot be stored as JSON: {e}") from e

@@ -1,0 +1,164 @@
+"""The schema, as an ordered list of migrations (sqlite-utils ``Migrations``).
+
+Never edit a migration that has shipped: add a new one. Each runs in a transaction together
+with the record that it ran, and ``prepare`` wraps the whole batch in one write transaction,
+so two processes opening a new file at once cannot both apply the same migration.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from arena.store.db import StoreError, write_transaction
+
+migrations = Migrations("arena")
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    for statement in _INITIAL:
+        db.execute(statement)
+
+
+_INITIAL = [
+    """
+    CREATE TABLE bots (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        version TEXT NOT NULL,
+        digest TEXT NOT NULL,              -- hash of the bot's directory (hex)
+        path TEXT NOT NULL,                -- where it was first seen (informative)
+        first_seen TEXT NOT NULL,          -- ISO 8601 UTC
+        UNIQUE (name, version, digest)
+    ) STRICT
+    """,
+    """
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,               -- GameRecord.game_id
+        seq INTEGER NOT NULL UNIQUE,       -- save order (stable, unlike a rowid)
+        title TEXT NOT NULL,
+        options TEXT NOT NULL,             -- JSON object
+        seed INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('complete', 'aborted')),
+        termination TEXT NOT NULL,
+        started_at TEXT NOT NULL,          -- ISO 8601 UTC
+        finished_at TEXT NOT NULL,
+        decisions INTEGER NOT NULL,        -- how many
+        detail TEXT NOT NULL               -- JSON object (Outcome.detail)
+    ) STRICT
+    """,
+    "CREATE INDEX games_by_title ON games (title, finished_at, seq)",
+    "CREATE INDEX games_by_time ON games (finished_at, seq)",
+    """
+    CREATE TABLE seats (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        score REAL NOT NULL,
+        rank INTEGER NOT NULL,             -- 1 = best; ties share a rank
+        fault TEXT NOT NULL,               -- arena.faults.Fault value
+        fault_reason TEXT,
+        time_ms REAL NOT NULL,
+        decisions INTEGER NOT NULL,
+        bot_seed INTEGER NOT NULL,         -- the seed this seat's bot was sent (not the deal's)
+        PRIMARY KEY (game_id, seat)
+    ) STRICT
+    """,
+    "CREATE INDEX seats_by_bot ON seats (bot_id, game_id)",
+    """
+    CREATE TABLE game_decisions (
+        game_id TEXT PRIMARY KEY REFERENCES games (id),
+        decisions TEXT NOT NULL            -- JSON [[seat, action, by_referee 0/1, ms], ...]
+    ) STRICT
+    """,
+    """
+    CREATE TABLE ratings (
+        title TEXT NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,            -- rating updates so far
+        updated_at TEXT NOT NULL,          -- finished_at of the last game that rated it
+        PRIMARY KEY (title, bot_id)
+    ) STRICT
+    """,
+    """
+    CREATE TABLE rating_history (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        title TEXT NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL,
+        PRIMARY KEY (game_id, bot_id)
+    ) STRICT
+    """,
+    "CREATE INDEX rating_history_by_bot ON rating_history (title, bot_id)",
+    """
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) STRICT
+    """,
+    # The key bots' per-game seeds are derived with (arena.referee.seat_seed): secret, so a bot
+    # cannot work back to the seed that dealt the game; per database, so a rerun is reproducible.
+    "INSERT INTO meta (key, value) VALUES ('bot_seed_key', lower(hex(randomblob(32))))",
+]
+
+
+def known_names() -> list[str]:
+    """The migrations this version of arena knows, in order."""
+    with Database(memory=True) as empty:  # everything is pending on an empty database
+        return [m.name for m in migrations.pending(empty)]
+
+
+def prepare(db: Database, path: Path, *, create: bool) -> None:
+    """Check that ``db`` is an arena database this version can use, and bring it up to date.
+
+    Refuses, changing nothing, a file that is some other program's database or one written by
+    a newer arena. Then switches the file to WAL mode (readers never wait for the writer) and
+    takes the write lock only if there is a migration to apply, so opening an up-to-date
+    database to read it works while another process is writing.
+    """
+    _check(db, path, create=create)
+    db.enable_wal()
+    if migrations.pending(db):
+        with write_transaction(db):
+            _check(db, path, create=create)  # another process may have got there first
+            migrations.apply(db)
+
+
+def _check(db: Database, path: Path, *, create: bool) -> None:
+    applied = [m.name for m in migrations.applied(db)]
+    known = set(known_names())
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise StoreError(
+            f"{path} was written by a newer version of arena (it has schema migration(s) "
+            f"{', '.join(unknown)} that this version does not know). Upgrade arena, or pass "
+            "another --db FILE; the database was not changed."
+        )
+    if applied:
+        return
+    others = [
+        name
+        for name in db.table_names()
+        if name != Migrations.migrations_table and not name.startswith("sqlite_")
+    ]
+    if others:
+        shown = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
+        raise StoreError(
+            f"{path} is an SQLite database but not an arena database (it has tables: {shown}). "
+            "Pass --db with an arena database, or a new file name to create one; "
+            "the file was not changed."
+        )
+    if not create:
+        raise StoreError(
+            f"{path} is empty, not an arena database — run `arena play ...` first, "
+            "or pass --db FILE"
+        )

@@ -1,0 +1,105 @@
+"""Read-only questions about stored games: titles and leaderboards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from arena.ratings import CONSERVATIVE_K, conservative
+from arena.record import BotIdentity
+from arena.store.db import StoreError
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One rated bot in one title."""
+
+    bot_id: int
+    name: str
+    version: str
+    digest: str
+    """Tells apart two bots with the same name@version but different files."""
+    games: int
+    """Complete games of the title it played."""
+    mu: float
+    sigma: float
+    conservative: float
+    """mu - 3 sigma: what the table is ordered by."""
+    wins: int
+    """Complete games in which one of its seats ranked 1 (a shared first place counts)."""
+    mean_score: float | None
+    """Mean score over its seats in complete games."""
+    faults: int
+    """Complete games in which one of its seats had a fault other than ok."""
+    aborted: int
+    """Aborted games it sat in (stored, not rated, not in the counts above)."""
+
+    @property
+    def label(self) -> str:
+        return BotIdentity(self.name, self.version, self.digest).label
+
+
+def titles(db: Database) -> list[str]:
+    """The game titles that have stored games, sorted."""
+    return [row[0] for row in db.execute("SELECT DISTINCT title FROM games ORDER BY title")]
+
+
+def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
+    """Every bot rated in ``title``, best first by mu - 3 sigma (then mu, name, version).
+
+    Raises StoreError if the database has no game of ``title`` (most likely a typo).
+    """
+    if db.execute("SELECT 1 FROM games WHERE title = ? LIMIT 1", [title]).fetchone() is None:
+        known = ", ".join(titles(db)) or "none yet"
+        raise StoreError(f"no games of {title!r} in the database (titles with games: {known})")
+    rows = db.query(
+        """
+        WITH per_game AS (            -- one row per (bot, game), whatever its number of seats
+            SELECT s.bot_id, g.status,
+                   min(s.rank) AS best_rank,
+                   sum(s.score) AS score_sum,
+                   count(*) AS seat_count,
+                   max(s.fault <> 'ok') AS faulted
+            FROM seats s JOIN games g ON g.id = s.game_id
+            WHERE g.title = :title
+            GROUP BY s.bot_id, s.game_id
+        ),
+        per_bot AS (
+            SELECT bot_id,
+                   sum(status = 'complete') AS games,
+                   sum(status = 'complete' AND best_rank = 1) AS wins,
+                   sum(CASE WHEN status = 'complete' THEN score_sum END)
+                       / sum(CASE WHEN status = 'complete' THEN seat_count END) AS mean_score,
+                   sum(status = 'complete' AND faulted) AS faults,
+                   sum(status = 'aborted') AS aborted
+            FROM per_game GROUP BY bot_id
+        )
+        SELECT b.id AS bot_id, b.name, b.version, b.digest, r.mu, r.sigma,
+               coalesce(p.games, 0) AS games, coalesce(p.wins, 0) AS wins, p.mean_score,
+               coalesce(p.faults, 0) AS faults, coalesce(p.aborted, 0) AS aborted
+        FROM ratings r
+        JOIN bots b ON b.id = r.bot_id
+        LEFT JOIN per_bot p ON p.bot_id = r.bot_id
+        WHERE r.title = :title
+        ORDER BY r.mu - :k * r.sigma DESC, r.mu DESC, b.name, b.version, b.id
+        """,
+        {"title": title, "k": CONSERVATIVE_K},
+    )
+    return [
+        LeaderboardRow(
+            bot_id=row["bot_id"],
+            name=row["name"],
+            version=row["version"],
+            digest=row["digest"],
+            games=row["games"],
+            mu=row["mu"],
+            sigma=row["sigma"],
+            conservative=conservative(row["mu"], row["sigma"]),
+            wins=row["wins"],
+            mean_score=row["mean_score"],
+            faults=row["faults"],
+            aborted=row["aborted"],
+        )
+        for row in rows
+    ]
