@@ -1,0 +1,41 @@
+# arena — run `make help` for the list of jobs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DB ?= arena.db
+GAMES ?= 20
+
+.DEFAULT_GOAL := help
+.PHONY: help demo test bench lint check-bots clean
+
+help: ## List the jobs
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+demo: $(STAMP) ## Set up, play a small Corruption tournament among the bundled bots into arena.db, print the leaderboard
+	$(BIN)/arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random \
+		--bot bots/corruption-greedy --bot bots/random --games $(GAMES) --seed 1 --db $(DB)
+	$(BIN)/arena ratings corruption --db $(DB)
+
+test: $(STAMP) ## Set up and run the whole test suite
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP) ## Print throughput figures (asserts nothing)
+	$(BIN)/python -m arena.bench
+
+lint: $(STAMP) ## ruff and mypy
+	$(BIN)/ruff check arena protocol leagues bots tests
+	$(BIN)/ruff format --check arena protocol leagues bots tests
+	$(BIN)/mypy arena protocol
+
+check-bots: $(STAMP) ## Run `arena check` on every bundled bot
+	for bot in bots/*/; do $(BIN)/arena check $$bot || exit 1; done
+
+clean: ## Remove the virtual environment and caches (keeps databases)
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache

@@ -1,0 +1,118 @@
+"""`arena check`: put one bot through the handshake and a few games, and say what it did wrong.
+
+The bot plays against the bundled random bot, in a different seat each game and under each
+variant of the game in turn, so every kind of decision the title has is asked of it.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.games.base import Game
+from arena.lineup import Lineup
+from arena.manifest import BotManifest
+from arena.record import GameRecord
+from arena.referee import TimeControl, new_game_id, play_game
+
+
+@dataclass
+class CheckReport:
+    """What a check found."""
+
+    bot: BotManifest
+    games: list[GameRecord] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    """The checked bot's seat in each game."""
+    startup_error: str | None = None
+    """Why the bot could not even start and say hello (then no game was played)."""
+    restarts: int = 0
+    handshake_name: str = ""
+    handshake_version: str = ""
+
+    @property
+    def faults(self) -> list[tuple[int, str, str]]:
+        """(game number, fault, reason) for every game in which the bot faulted."""
+        found = []
+        for number, (record, seat) in enumerate(zip(self.games, self.seats), start=1):
+            mine = record.seats[seat]
+            if mine.fault != "ok":
+                found.append((number, mine.fault, mine.fault_reason or ""))
+        return found
+
+    @property
+    def passed(self) -> bool:
+        return self.startup_error is None and not self.faults and bool(self.games)
+
+    @property
+    def decision_times_ms(self) -> list[float]:
+        return [
+            d.ms
+            for record, seat in zip(self.games, self.seats)
+            for d in record.decisions
+            if d.seat == seat and not d.by_referee
+        ]
+
+    def timing_summary(self) -> str:
+        times = self.decision_times_ms
+        if not times:
+            return "no decisions answered"
+        return (
+            f"{len(times)} decisions answered; median {statistics.median(times):.1f} ms, "
+            f"slowest {max(times):.1f} ms"
+        )
+
+
+def check_variant_sets(game: Game) -> list[list[str]]:
+    """The variant sets a check cycles through: none, then each variant alone."""
+    return [[]] + [[variant] for variant in game.variants]
+
+
+def run_check(
+    game: Game,
+    bot: BotManifest,
+    opponent: BotManifest,
+    *,
+    games: int,
+    players: int,
+    seed: int,
+    time_control: TimeControl,
+    log_dir: Path | None,
+    variants: list[list[str]] | None = None,
+    on_game: Callable[[int, GameRecord, int], None] | None = None,
+) -> CheckReport:
+    """Play `games` games of `bot` against copies of `opponent` and report its faults."""
+    report = CheckReport(bot)
+    variant_sets = variants or check_variant_sets(game)
+    with Lineup(
+        [bot] + [opponent] * (players - 1), time_control=time_control, log_dir=log_dir
+    ) as lineup:
+        process = lineup.processes[0]
+        error = lineup.ensure_running(0)
+        if error is not None:
+            report.startup_error = f"{error.fault}: {error.reason}"
+            return report
+        report.handshake_name, report.handshake_version = process.hello_name, process.hello_version
+        for index in range(games):
+            seat = index % players
+            order = [0] * players
+            others = iter(range(1, players))
+            for s in range(players):
+                order[s] = 0 if s == seat else next(others)
+            game_id = new_game_id()
+            record = play_game(
+                game,
+                lineup.entrants(order, game_id),
+                seed=seed + index,
+                options={"variants": variant_sets[index % len(variant_sets)]},
+                time_control=time_control,
+                game_id=game_id,
+            )
+            report.games.append(record)
+            report.seats.append(seat)
+            if on_game is not None:
+                on_game(index, record, seat)
+        report.restarts = lineup.starts[0] - 1
+    return report

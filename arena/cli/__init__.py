@@ -1,0 +1,25 @@
+"""The `arena` command line: one module per concern, composed here."""
+
+from __future__ import annotations
+
+import typer
+
+from arena.cli import check, play, results, show
+
+app = typer.Typer(
+    name="arena",
+    help="Referee, record and rate bots playing hidden-information games.\n\n"
+    "Example: arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random --games 10",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("play")(play.play)
+app.command("ratings")(results.ratings)
+app.command("games")(results.games)
+app.command("show")(show.show)
+app.command("check")(check.check)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,144 @@
+"""What every command shares: the console, options, and turning user mistakes into messages."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from arena.games import get_game, titles
+from arena.games.base import BadOptions, Game
+from arena.manifest import BotManifest, ManifestError, load_bot
+from arena.store import Store, StoreError, open_store
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""The job ran and failed (a bot faulted in a check, a database is locked, ...)."""
+EXIT_USAGE = 2
+"""The command line asks for something impossible (bad flag, unknown game, not a bot)."""
+
+DEFAULT_DB = "arena.db"
+BUSY_TIMEOUT_S = 5.0
+"""How long a command waits for another process's write lock on the database."""
+
+
+def console() -> Console:
+    """The output console; honours NO_COLOR and a COLUMNS width (tests set both)."""
+    width = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else None
+    return Console(width=width, highlight=False, soft_wrap=False)
+
+
+def err_console() -> Console:
+    # soft_wrap: an error message stays one logical line, whatever the terminal width
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
+    """Print an error that says what to do, and exit with code."""
+    err_console().print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+DbOption = Annotated[
+    Path,
+    typer.Option(
+        "--db", help="The SQLite file games and ratings are stored in.", show_default=True
+    ),
+]
+
+
+def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
+    """Open the database or exit with a message that says what to do.
+
+    write: also take and release the write lock now, so a locked database is reported
+    before any game is played rather than after (when its result could not be stored).
+    """
+    try:
+        store = open_store(db, create=create, busy_timeout=BUSY_TIMEOUT_S)
+        if write:
+            store.check_writable()
+        return store
+    except StoreError as exc:
+        fail(str(exc))
+
+
+def resolve_game(title: str) -> Game:
+    try:
+        return get_game(title)
+    except KeyError:
+        fail(f"unknown game {title!r}; choose one of: {', '.join(titles())}", EXIT_USAGE)
+
+
+def resolve_bots(paths: list[Path]) -> list[BotManifest]:
+    manifests = []
+    for path in paths:
+        try:
+            manifests.append(load_bot(path))
+        except ManifestError as exc:
+            fail(str(exc), EXIT_USAGE)
+    return manifests
+
+
+def resolve_options(game: Game, variants: list[str]) -> dict[str, object]:
+    try:
+        return game.normalize_options({"variants": variants})
+    except BadOptions as exc:
+        fail(str(exc), EXIT_USAGE)
+
+
+def fresh_seed() -> int:
+    """A random base seed, printed by the commands that use it so a run can be repeated."""
+    return secrets.randbelow(2**31)
+
+
+def bot_log_dir(db: Path) -> Path:
+    """Where bots' stderr logs go: a folder beside the database, named after it."""
+    return db.with_name(db.stem + "-logs")
+
+
+def bundled_bot(name: str) -> Path:
+    """A bot shipped in the repository's bots/ folder."""
+    return Path(__file__).resolve().parents[2] / "bots" / name
+
+
+def compact(number: float) -> str:
+    """A score at a glance: 3,560,000 → 3.56M, 12,500 → 12.5k, 42 → 42."""
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(number) >= size:
+            return f"{number / size:.3g}{suffix}"
+    return f"{number:.3g}" if number != int(number) else f"{number:.0f}"
+
+
+def table(
+    title: str,
+    columns: list[str],
+    *,
+    left: tuple[str, ...] = (),
+    keep: str | None = None,
+    keep_width: int = 0,
+) -> Table:
+    """A compact table (no vertical rules) meant to fit an 80-column terminal. Columns named in
+    `left` are left-aligned and may wrap, the others right-aligned and never wrapped; the
+    column `keep` (usually the bot's name) is never squeezed below keep_width."""
+    result = Table(
+        title=title,
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+        title_justify="left",
+    )
+    for column in columns:
+        if column == keep:
+            result.add_column(column, justify="left", no_wrap=True, min_width=keep_width)
+        elif column in left:
+            result.add_column(column, justify="left")
+        else:
+            result.add_column(column, justify="right", no_wrap=True)
+    return result

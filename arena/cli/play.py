@@ -1,0 +1,163 @@
+"""`arena play`: a match among the given bots, recorded and rated as it goes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from arena.cli.common import (
+    DEFAULT_DB,
+    EXIT_USAGE,
+    DbOption,
+    bot_log_dir,
+    compact,
+    console,
+    fail,
+    fresh_seed,
+    open_db,
+    resolve_bots,
+    resolve_game,
+    resolve_options,
+    table,
+)
+from arena.match import MatchPlan, play_match
+from arena.record import GameRecord
+from arena.referee import FaultPolicy, TimeControl
+from arena.store import StoreError
+
+
+def play(
+    game_title: Annotated[
+        str, typer.Argument(metavar="GAME", help="The game title, e.g. corruption.")
+    ],
+    bot: Annotated[
+        list[Path],
+        typer.Option(
+            "--bot",
+            "-b",
+            help="A bot directory; repeat once per seat (the same bot may sit twice).",
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,
+    seed: Annotated[
+        int | None, typer.Option(help="Base seed: game i uses seed+i. Default: random (printed).")
+    ] = None,
+    variant: Annotated[
+        list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+    decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
+    bank_ms: Annotated[
+        int, typer.Option(min=0, help="Extra time bank per seat per game, in ms.")
+    ] = 5000,
+    startup_ms: Annotated[
+        int, typer.Option(min=1, help="Time for a bot to start and say hello, in ms.")
+    ] = 10000,
+    fault_policy: Annotated[
+        FaultPolicy,
+        typer.Option(
+            help="substitute: default moves for a faulted seat, ranked last; abort: end the game unrated."
+        ),
+    ] = FaultPolicy.SUBSTITUTE,
+) -> None:
+    """Play GAME among the bots, record every game and update the ratings.
+
+    Example: arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random --games 10
+    """
+    game = resolve_game(game_title)
+    manifests = resolve_bots(bot)
+    if not game.min_players <= len(manifests) <= game.max_players:
+        fail(
+            f"{game.title} is played by {game.min_players} to {game.max_players} players; "
+            f"you gave {len(manifests)} --bot option(s)",
+            EXIT_USAGE,
+        )
+    options = resolve_options(game, variant or [])
+    base_seed = fresh_seed() if seed is None else seed
+    out = console()
+    store = open_db(db, create=True, write=True)
+    plan = MatchPlan(
+        game=game,
+        bots=tuple(manifests),
+        games=games,
+        seed=base_seed,
+        options=options,
+        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, startup_ms / 1000),
+        fault_policy=fault_policy,
+        log_dir=bot_log_dir(db),
+        bot_seed_key=store.bot_seed_key(),
+    )
+    variants_text = ", ".join(options.get("variants", [])) or "standard rules"  # type: ignore[arg-type]
+    out.print(
+        f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
+        f"base seed {base_seed} · recording to {db}"
+    )
+    records: list[GameRecord] = []
+
+    def record_game(index: int, record: GameRecord) -> None:
+        store.save_game(record)
+        records.append(record)
+        out.print(f"{index + 1:>{len(str(games))}}/{games} {game_line(record)}")
+
+    try:
+        play_match(plan, record_game)
+    except KeyboardInterrupt:
+        out.print(
+            f"[yellow]interrupted: {len(records)} finished game(s) were recorded; the game in progress was not.[/]"
+        )
+    except StoreError as exc:
+        fail(f"{exc} ({len(records)} game(s) were recorded before this)")
+    out.print(summary_table(records))
+    out.print(f"Leaderboard: arena ratings {game.title} --db {db}")
+
+
+def game_line(record: GameRecord) -> str:
+    """One finished game in one line: id, then seats from best to worst."""
+    if record.status != "complete":
+        return f"{record.game_id[:8]} [red]aborted[/]: {record.termination}"
+    parts = []
+    for seat in sorted(record.seats, key=lambda s: (s.rank, s.seat)):
+        fault = f" [red]({seat.fault})[/]" if seat.fault != "ok" else ""
+        parts.append(f"{_ordinal(seat.rank)} {seat.bot.label} {compact(seat.score)}{fault}")
+    return f"{record.game_id[:8]}  " + " · ".join(parts)
+
+
+def summary_table(records: list[GameRecord]) -> Table:
+    """Per bot over these games: games, wins, mean rank, mean score, faults."""
+    stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for record in records:
+        if record.status != "complete":
+            continue
+        for seat in record.seats:
+            row = stats[seat.bot.label]
+            row["games"] += 1
+            row["wins"] += seat.rank == 1
+            row["rank"] += seat.rank
+            row["score"] += seat.score
+            row["faults"] += seat.fault != "ok"
+    summary = table(
+        f"This run: {len(records)} game(s)",
+        ["bot", "seats", "wins", "win %", "mean rank", "mean score", "faults"],
+        keep="bot",
+        keep_width=max((len(label) for label in stats), default=3),
+    )
+    for label, row in sorted(stats.items(), key=lambda item: item[1]["rank"] / item[1]["games"]):
+        n = row["games"]
+        summary.add_row(
+            label,
+            f"{n:.0f}",
+            f"{row['wins']:.0f}",
+            f"{100 * row['wins'] / n:.0f}%",
+            f"{row['rank'] / n:.2f}",
+            compact(row["score"] / n),
+            f"{row['faults']:.0f}",
+        )
+    return summary
+
+
+def _ordinal(rank: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(rank, f"{rank}th")

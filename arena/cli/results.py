@@ -1,0 +1,118 @@
+"""`arena ratings` and `arena games`: reading what has been recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from arena.cli.common import DEFAULT_DB, DbOption, compact, console, fail, open_db, table
+from arena.store import Store, StoreError
+
+
+def ratings(
+    game_title: Annotated[
+        str | None,
+        typer.Argument(metavar="[GAME]", help="The game title (default: every title recorded)."),
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+    recompute: Annotated[
+        bool,
+        typer.Option(
+            "--recompute", help="Rebuild the ratings from the recorded games, in order, first."
+        ),
+    ] = False,
+) -> None:
+    """The leaderboard: TrueSkill per game title, ordered by μ − 3σ (a conservative skill).
+
+    Example: arena ratings corruption --db arena.db
+    """
+    out = console()
+    try:
+        with open_db(db, create=False) as store:
+            if recompute:
+                replayed = store.recompute_ratings(game_title)
+                out.print(f"Recomputed the ratings from {replayed} recorded game(s).")
+            titles = [game_title] if game_title else store.titles()
+            if not titles:
+                out.print(
+                    f"No games recorded in {db} yet. Play some: arena play corruption --bot ... --db {db}"
+                )
+                return
+            for title in titles:
+                out.print(leaderboard_table(store, title))
+    except StoreError as exc:
+        fail(str(exc))
+
+
+def leaderboard_table(store: Store, title: str) -> Table:
+    rows = store.leaderboard(title)
+    board = table(
+        f"{title} leaderboard: TrueSkill, best first by μ-3σ; score = mean score",
+        ["bot", "games", "μ-3σ", "μ", "σ", "wins", "win%", "score", "faults"],
+        keep="bot",
+        keep_width=max((len(row.label) for row in rows), default=3),
+    )
+    for row in rows:
+        board.add_row(
+            row.label,
+            str(row.games),
+            f"{row.conservative:.2f}",
+            f"{row.mu:.2f}",
+            f"{row.sigma:.2f}",
+            str(row.wins),
+            f"{100 * row.wins / row.games:.0f}%" if row.games else "-",
+            compact(row.mean_score) if row.mean_score is not None else "-",
+            str(row.faults),
+        )
+    return board
+
+
+def games(
+    game_title: Annotated[
+        str | None, typer.Option("--game", "-g", help="Only this game title.")
+    ] = None,
+    bot: Annotated[
+        str | None,
+        typer.Option("--bot", "-b", help="Only games with this bot (name or name@version)."),
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, help="At most this many, newest first.")
+    ] = 20,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """The recorded games, newest first; use an id (or its first characters) with `arena show`.
+
+    Example: arena games --game corruption --bot corruption-greedy --limit 10
+    """
+    try:
+        with open_db(db, create=False) as store:
+            found = store.list_games(title=game_title, bot=bot, limit=limit)
+    except StoreError as exc:
+        fail(str(exc))
+    out = console()
+    if not found:
+        out.print("No recorded game matches.")
+        return
+    listing = table(
+        f"{len(found)} game(s), newest first",
+        ["id", "game", "finished", "winner", "score", "faults"],
+        left=("id", "game", "faults"),
+        keep="winner",
+        keep_width=max((len(s.bot) for g in found for s in g.seats if s.rank == 1), default=7),
+    )
+    for summary in found:
+        winners = [s for s in summary.seats if s.rank == 1]
+        faults = [f"seat {s.seat} {s.fault}" for s in summary.seats if s.fault != "ok"]
+        aborted = summary.status != "complete"
+        listing.add_row(
+            summary.id[:8],
+            summary.title,
+            summary.finished_at[5:16].replace("T", " "),
+            "aborted" if aborted else ", ".join(s.bot for s in winners),
+            "-" if aborted else compact(winners[0].score),
+            ", ".join(faults) or "-",
+        )
+    out.print(listing)

@@ -1,0 +1,96 @@
+"""`arena show`: a recorded game, replayed from the table's view or one seat's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from arena.cli.common import DEFAULT_DB, EXIT_USAGE, DbOption, console, fail, open_db
+from arena.games import get_game
+from arena.record import GameRecord
+from arena.replay import ReplayError, replay, seat_events
+from arena.store import StoreError
+
+
+def show(
+    game_id: Annotated[
+        str, typer.Argument(metavar="GAME_ID", help="A game id, or its first characters.")
+    ],
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", "-s", help="Show exactly what this seat (0-based) was told."),
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Replay a recorded game: every decision and event, from the table or as one seat saw it.
+
+    Example: arena show 3f2a9c --seat 2
+    """
+    try:
+        with open_db(db, create=False) as store:
+            record = store.load_game(game_id)
+    except StoreError as exc:
+        fail(str(exc))
+    if seat is not None and not 0 <= seat < record.players:
+        fail(f"this game has seats 0 to {record.players - 1}", EXIT_USAGE)
+    out = console()
+    out.print(header(record, seat))
+    describe = getattr(get_game(record.title), "describe", None) or describe_generic
+    try:
+        for number, step in enumerate(replay(record)):
+            decision = step.decision
+            if decision is not None and (seat is None or decision.seat == seat):
+                who = "referee for " if decision.by_referee else ""
+                out.print(
+                    f"[dim]#{number:<4}[/] [bold]{who}seat {decision.seat}[/] {step.kind}: "
+                    f"{json.dumps(decision.action)}"
+                    + (f" [dim]({decision.ms:.1f} ms)[/]" if decision.ms else "")
+                )
+            for body in seat_events(step, seat):
+                out.print(f"       {describe(body)}", markup=False)
+    except ReplayError as exc:
+        fail(f"the game does not replay on this version of arena: {exc}")
+    out.print(results_table(record))
+
+
+def header(record: GameRecord, seat: int | None) -> str:
+    variants = ", ".join(record.options.get("variants", [])) or "standard rules"
+    side = (
+        "the table's view (everything)"
+        if seat is None
+        else f"seat {seat}'s view (exactly what it was sent)"
+    )
+    return (
+        f"[bold]{record.title}[/] game {record.game_id} · seed {record.seed} · {variants} · "
+        f"{record.status} · {side}"
+    )
+
+
+def results_table(record: GameRecord) -> Table:
+    table = Table(
+        title="Result" if record.status == "complete" else f"Aborted: {record.termination}"
+    )
+    for column in ("seat", "bot", "rank", "score", "decisions", "time (ms)", "fault"):
+        table.add_column(column, justify="left" if column in ("bot", "fault") else "right")
+    for s in record.seats:
+        fault = s.fault if s.fault == "ok" else f"{s.fault}: {s.fault_reason}"
+        table.add_row(
+            str(s.seat),
+            s.bot.label,
+            str(s.rank),
+            f"{s.score:,.0f}",
+            str(s.decisions),
+            f"{s.time_ms:.0f}",
+            fault,
+        )
+    return table
+
+
+def describe_generic(body: dict[str, Any]) -> str:
+    """An event as `kind: field=value, ...` for titles without a describer."""
+    fields = ", ".join(f"{k}={json.dumps(v)}" for k, v in body.items() if k != "kind")
+    return f"{body['kind']}: {fields}"

@@ -1,0 +1,184 @@
+"""The command line, end to end: real bot subprocesses, a real database, exit codes, words."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM = str(ROOT / "bots" / "random")
+GREEDY = str(ROOT / "bots" / "corruption-greedy")
+COMMANDS = ["play", "ratings", "games", "show", "check"]
+
+
+@pytest.fixture
+def run(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("NO_COLOR", "1")
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def played(run, tmp_path):
+    """A database with three recorded 3-player games among greedy and two random bots."""
+    db = tmp_path / "arena.db"
+    result = run(
+        "play",
+        "corruption",
+        "--bot",
+        GREEDY,
+        "--bot",
+        RANDOM,
+        "--bot",
+        RANDOM,
+        "--games",
+        "3",
+        "--seed",
+        "5",
+        "--db",
+        str(db),
+    )
+    assert result.exit_code == 0, result.output
+    return db, result
+
+
+def test_play_records_every_game_and_prints_a_line_each_and_a_summary(played):
+    db, result = played
+    assert len(re.findall(r"^\d/3 [0-9a-f]{8} ", result.output, re.M)) == 3, result.output
+    assert "This run: 3 game(s)" in result.output
+    assert "corruption-greedy@1.0" in result.output and "random@1.0" in result.output
+    assert "base seed 5" in result.output
+    with open_store(db, create=False) as store:
+        games = store.list_games(title="corruption")
+    assert len(games) == 3
+    assert all(g.status == "complete" and len(g.seats) == 3 for g in games)
+
+
+def test_ratings_shows_the_leaderboard_and_recompute_agrees(played, run):
+    db, _ = played
+    before = run("ratings", "corruption", "--db", str(db))
+    assert before.exit_code == 0
+    assert "corruption leaderboard" in before.output
+    assert "corruption-greedy@1.0" in before.output and "μ-3σ" in before.output
+    after = run("ratings", "corruption", "--db", str(db), "--recompute")
+    assert after.exit_code == 0
+    assert "Recomputed the ratings from 3 recorded game(s)" in after.output
+    assert after.output.split("\n", 1)[1] == before.output, (
+        "recomputed ratings equal the incremental ones"
+    )
+
+
+def test_games_lists_and_filters(played, run):
+    db, _ = played
+    listing = run("games", "--db", str(db), "--bot", "corruption-greedy")
+    assert listing.exit_code == 0
+    assert "3 game(s), newest first" in listing.output
+    unknown = run("games", "--db", str(db), "--bot", "nobody")
+    assert unknown.exit_code == 1
+    assert "nobody" in unknown.output
+
+
+def test_show_replays_from_the_table_and_from_one_seat(played, run):
+    db, _ = played
+    with open_store(db, create=False) as store:
+        game_id = store.list_games()[0].id
+    table = run("show", game_id[:6], "--db", str(db))
+    assert table.exit_code == 0, table.output
+    assert "the table's view" in table.output and "Result" in table.output
+    assert "Round 1: dealt" in table.output
+    seat = run("show", game_id, "--seat", "1", "--db", str(db))
+    assert seat.exit_code == 0
+    assert "seat 1's view" in seat.output
+    # a seat's replay hides the other seats' face-down cards; the table's shows them all
+    assert "a face-down card" in seat.output
+    assert "a face-down card" not in table.output
+    bad_seat = run("show", game_id, "--seat", "9", "--db", str(db))
+    assert bad_seat.exit_code == 2
+
+
+def test_check_passes_a_good_bot(run, tmp_path):
+    result = run("check", GREEDY, "--games", "2", "--seed", "1", "--logs", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "PASS" in result.output and "Handshake ok" in result.output
+
+
+def test_check_explains_a_faulty_bot_and_exits_1(run, make_bot, tmp_path):
+    result = run(
+        "check", str(make_bot("illegal", 3)), "--games", "2", "--seed", "1", "--logs", str(tmp_path)
+    )
+    assert result.exit_code == 1, result.output
+    assert "FAIL" in result.output and "illegal" in result.output
+    assert "not one of the" in result.output
+
+
+def test_check_reports_a_bot_that_cannot_start(run, make_bot, tmp_path):
+    result = run("check", str(make_bot("version")), "--logs", str(tmp_path))
+    assert result.exit_code == 1
+    assert "did not start" in result.output and "protocol 99" in result.output
+
+
+THREE_RANDOM = ["--bot", RANDOM] * 3
+PLAY3 = ["play", "corruption", *THREE_RANDOM]
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["play", "chess", "--bot", RANDOM], "unknown game 'chess'"),
+        (["play", "corruption", "--bot", RANDOM, "--bot", RANDOM], "3 to 7 players"),
+        (["play", "corruption", "--bot", "/no/such/dir", *THREE_RANDOM[:4]], "does not exist"),
+        ([*PLAY3, "--variant", "nope"], "nope"),
+        ([*PLAY3, "--games", "0"], "--games"),
+        ([*PLAY3, "--variant", "closed", "--variant", "stud-libre"], "closed"),
+        (["check", str(ROOT), "--games", "1"], "bot.toml"),
+    ],
+)
+def test_usage_mistakes_exit_2_with_a_message_naming_the_fix(run, args, words):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output
+
+
+def test_reading_a_missing_database_says_what_to_do_and_creates_nothing(run, tmp_path):
+    db = tmp_path / "missing.db"
+    result = run("ratings", "--db", str(db))
+    assert result.exit_code == 1
+    assert "no database" in result.output and "arena play" in result.output
+    assert not db.exists()
+
+
+def test_a_locked_database_is_a_clear_error_not_a_traceback(run, tmp_path, monkeypatch):
+    db = tmp_path / "arena.db"
+    open_store(db, create=True).close()
+    monkeypatch.setattr("arena.cli.common.BUSY_TIMEOUT_S", 0.1)
+    holder = sqlite3.connect(db)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = run(
+            "play", "corruption", "--bot", RANDOM, "--bot", RANDOM, "--bot", RANDOM, "--db", str(db)
+        )
+    finally:
+        holder.rollback()
+        holder.close()
+    assert result.exit_code == 1, result.output
+    assert "locked" in result.output and "another arena process" in result.output
+    assert "1/1" not in result.output, "no game is played when its result could not be stored"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(run, command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    assert "Example: arena " + command in " ".join(result.output.split())
