@@ -76,15 +76,17 @@ def choose_place(view: dict[str, Any], options: list[dict[str, Any]]) -> dict[st
         wanted = {"card": card, "contract": contract}
         return wanted if wanted in placeable else None
 
-    # The dearest contract still winnable with the bribes that can be placed this round.
+    # The contract worth most per dollar still needed to secure it, among those the bribes
+    # left this round can secure. Per dollar, not dearest first: two bots chasing the same
+    # dear contract both lose, so a contested contract should yield to an open one.
     budget = sum(hand_bribes[:left])
     plan = None
-    for contract in sorted(by_id.values(), key=lambda c: -c["value"]):
+    best = 0.0
+    for contract in by_id.values():
         mine, rival, _ = strengths(contract, me)
         need = rival + MARGIN - mine
-        if need > 0 and need <= budget:
-            plan = (contract, need)
-            break
+        if 0 < need <= budget and contract["value"] / need > best:
+            plan, best = (contract, need), contract["value"] / need
     # Characters replace the smallest bribe placement, where they protect the plan.
     small_bribe_next = hand_bribes and hand_bribes[-1] <= 2000 and left <= 2
     if plan is None or small_bribe_next:
