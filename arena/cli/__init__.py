@@ -21,5 +21,17 @@ app.command("show")(show.show)
 app.command("check")(check.check)
 
 
+def _add_leagues() -> None:
+    # The CLI is the composition root: the one place in arena/ that reaches up into leagues/.
+    from leagues.cli import app as league_app
+    from leagues.regress_cli import regress
+
+    app.add_typer(league_app, name="league")
+    app.command("regress")(regress)
+
+
+_add_leagues()
+
+
 def main() -> None:
     app()

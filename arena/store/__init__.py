@@ -7,6 +7,7 @@
 
 from arena.store.db import DatabaseLocked, DuplicateGame, GameNotFound, StoreError
 from arena.store.games import GameSummary, SeatSummary
+from arena.store.leagues import LeagueChanged, LeagueRow
 from arena.store.queries import LeaderboardRow
 from arena.store.store import Store, open_store
 
@@ -16,6 +17,8 @@ __all__ = [
     "GameNotFound",
     "GameSummary",
     "LeaderboardRow",
+    "LeagueChanged",
+    "LeagueRow",
     "SeatSummary",
     "Store",
     "StoreError",

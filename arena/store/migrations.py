@@ -111,6 +111,35 @@ _INITIAL = [
 ]
 
 
+@migrations()
+def m002_leagues(db: Database) -> None:
+    for statement in _LEAGUES:
+        db.execute(statement)
+
+
+_LEAGUES = [
+    """
+    CREATE TABLE leagues (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,         -- leagues.schedule.schedule_fingerprint
+        games INTEGER NOT NULL,            -- games scheduled
+        path TEXT NOT NULL,                -- the league file it was first run from
+        created_at TEXT NOT NULL
+    ) STRICT
+    """,
+    """
+    CREATE TABLE league_games (
+        league_id INTEGER NOT NULL REFERENCES leagues (id),
+        task INTEGER NOT NULL,             -- GameTask.index
+        game_id TEXT NOT NULL UNIQUE REFERENCES games (id),
+        PRIMARY KEY (league_id, task)
+    ) STRICT
+    """,
+]
+
+
 def known_names() -> list[str]:
     """The migrations this version of arena knows, in order."""
     with Database(memory=True) as empty:  # everything is pending on an empty database

@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import trueskill
 from sqlite_utils import Database
 
 from arena import ratings
 from arena.record import GameRecord
-from arena.store import games, migrations, queries, rating_updates
+from arena.store import games, leagues, migrations, queries, rating_updates
 from arena.store.db import DEFAULT_BUSY_TIMEOUT, connect, translate_errors, write_transaction
 from arena.store.games import GameSummary
 from arena.store.queries import LeaderboardRow
@@ -51,13 +51,39 @@ class Store:
         """The sqlite-utils Database, for ad-hoc queries."""
         self.env = env
 
-    def save_game(self, record: GameRecord) -> None:
-        """Store a game and, if complete, its rating update, all in one transaction.
+    def save_game(self, record: GameRecord, league_task: tuple[int, int] | None = None) -> None:
+        """Store a game and, if complete, its rating update, all in one transaction; with
+        league_task (league id, task index), filed under that league in the same transaction.
 
         DuplicateGame (nothing changed) if its id is stored already.
         """
         with translate_errors(self.path):
-            games.save_game(self.db, self.env, record)
+            games.save_game(self.db, self.env, record, league_task)
+
+    def register_league(
+        self, *, name: str, title: str, fingerprint: str, games: int, path: str
+    ) -> leagues.LeagueRow:
+        """The recorded league of this name (created if new); LeagueChanged if its schedule
+        differs from the recorded one."""
+        with translate_errors(self.path):
+            return leagues.register_league(
+                self.db, name=name, title=title, fingerprint=fingerprint, games=games, path=path
+            )
+
+    def find_league(self, name: str) -> leagues.LeagueRow | None:
+        """The recorded league of this name, if any."""
+        with translate_errors(self.path):
+            return leagues.find_league(self.db, name)
+
+    def league_done(self, league_id: int) -> set[int]:
+        """Task indices of the league whose game is stored."""
+        with translate_errors(self.path):
+            return leagues.done_tasks(self.db, league_id)
+
+    def league_seats(self, league_id: int) -> list[dict[str, Any]]:
+        """Every seat of the league's stored games, in save order (see store.leagues)."""
+        with translate_errors(self.path):
+            return list(leagues.league_seats(self.db, league_id))
 
     def bot_seed_key(self) -> bytes:
         """This database's secret for deriving the seeds bots are sent (see referee.seat_seed)."""

@@ -1,0 +1,237 @@
+"""`arena league run` and `arena league standings`: the league organiser's commands."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from arena.cli.common import (
+    DEFAULT_DB,
+    EXIT_FAILED,
+    EXIT_USAGE,
+    DbOption,
+    bot_log_dir,
+    compact,
+    console,
+    fail,
+    open_db,
+    table,
+)
+from arena.store import LeagueChanged, StoreError
+from leagues.execution import WorkerFailed
+from leagues.progress import LeagueProgress
+from leagues.runner import prepare_league, run_league
+from leagues.spec import LeagueFileError, LeagueSpec, load_league
+from leagues.standings import Standings, compute_standings
+
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the conventional 128 + SIGINT."""
+
+app = typer.Typer(
+    help="League files: round-robins and gauntlets that run in parallel, resume after an "
+    "interruption, and report standings.\n\nExample: arena league run leagues/examples/corruption-round-robin.toml",
+    no_args_is_help=True,
+)
+
+LeagueFile = Annotated[Path, typer.Argument(metavar="FILE", help="The league file (TOML).")]
+
+
+def _load(path: Path) -> LeagueSpec:
+    try:
+        return load_league(path)
+    except LeagueFileError as exc:
+        fail(str(exc), EXIT_USAGE)
+
+
+@app.command("run")
+def run(
+    file: LeagueFile,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", min=1, help="Worker processes (default: the file's `workers`)."
+        ),
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Play a league's games in parallel, recording each as it finishes; rerun to resume.
+
+    Ctrl-C stops cleanly: finished games are kept and the same command later plays exactly
+    the games still missing.
+
+    Example: arena league run leagues/examples/corruption-round-robin.toml --workers 2
+    """
+    spec = _load(file)
+    out = console()
+    store = open_db(db, create=True, write=True)
+    try:
+        prepared = prepare_league(spec, store, log_dir=bot_log_dir(db))
+    except LeagueChanged as exc:
+        fail(str(exc))
+    except StoreError as exc:
+        fail(str(exc))
+    n_workers = workers or spec.workers
+    total, done = len(prepared.tasks), len(prepared.tasks) - len(prepared.pending)
+    if not prepared.pending:
+        out.print(f"League {spec.name!r} is complete: all {total} games are recorded in {db}.")
+        out.print(standings_table(_standings(store, spec, total)))
+        return
+    out.print(
+        f"League [bold]{spec.name}[/] · {spec.game} · {total} games"
+        + (f" ({done} already recorded, resuming)" if done else "")
+        + f" · {n_workers} worker(s) · recording to {db}"
+    )
+    try:
+        with LeagueProgress(out, name=spec.name, total=total, done=done) as progress:
+            summary = run_league(prepared, store, workers=n_workers, on_record=progress.update)
+        out.line()
+    except WorkerFailed as exc:
+        fail(f"{exc}\nFinished games are recorded; rerun the same command to resume.")
+    except StoreError as exc:
+        fail(f"{exc} Finished games are recorded; rerun the same command to resume.")
+    rate = summary.played / summary.elapsed_s if summary.elapsed_s else 0.0
+    out.print(
+        f"Played {summary.played} game(s) in {summary.elapsed_s:.1f} s ({rate:.1f} games/s), "
+        f"{summary.faults} seat fault(s)."
+    )
+    if summary.interrupted:
+        out.print(
+            f"[yellow]Stopped: {summary.already_done + summary.played} of {total} games are recorded; "
+            f"run the same command again to play the {summary.remaining} left.[/]"
+        )
+    out.print(standings_table(_standings(store, spec, total)))
+    if summary.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+@app.command("standings")
+def standings(
+    file: LeagueFile,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the standings as CSV.")] = False,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """The league's standings: TrueSkill μ − 3σ, games, mean rank and mean score with 95%
+    confidence intervals, head-to-head, faults. Works while the league is running.
+
+    Example: arena league standings leagues/examples/corruption-round-robin.toml --json
+    """
+    if as_json and as_csv:
+        fail("choose one of --json and --csv", EXIT_USAGE)
+    spec = _load(file)
+    store = open_db(db, create=False)
+    league = store.find_league(spec.name)
+    if league is None:
+        fail(
+            f"league {spec.name!r} has no games in {db} yet; run it first: arena league run {file}"
+        )
+    result = _standings(store, spec, league.games)
+    out = console()
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+    elif as_csv:
+        print(standings_csv(result), end="")
+    else:
+        out.print(standings_table(result))
+        out.print(head_to_head_table(result))
+
+
+def _standings(store, spec: LeagueSpec, scheduled: int) -> Standings:  # type: ignore[no-untyped-def]
+    league = store.find_league(spec.name)
+    if league is None:
+        raise typer.Exit(EXIT_FAILED)
+    return compute_standings(
+        store.league_seats(league.id), name=spec.name, title=spec.game, scheduled=scheduled
+    )
+
+
+def standings_table(result: Standings) -> Table:
+    board = table(
+        f"{result.name}: {result.complete} of {result.scheduled} games"
+        + (f" ({result.aborted} aborted)" if result.aborted else "")
+        + " · best first by μ-3σ · rank, score: mean ± 95% CI",
+        ["bot", "games", "μ-3σ", "μ±σ", "rank", "score", "faults"],
+        keep="bot",
+        keep_width=max((len(b.label) for b in result.bots), default=3),
+    )
+    for b in result.bots:
+        score = b.score
+        score_text = compact(score.mean) + (
+            f"±{compact(score.half_width)}" if score.half_width else ""
+        )
+        board.add_row(
+            b.label,
+            str(b.games),
+            f"{b.conservative:.1f}",
+            f"{b.mu:.1f}±{b.sigma:.1f}",
+            b.rank.text().replace(" ± ", "±"),
+            score_text,
+            str(b.faults),
+        )
+    return board
+
+
+def head_to_head_table(result: Standings) -> Table:
+    """Rows: the bot; columns: its opponent; cell: share of meetings it finished ahead."""
+    labels = [b.label for b in result.bots]
+    grid = Table(
+        title="head to head: how often the row bot finished ahead of the column bot (ties ½)",
+        title_justify="left",
+        box=None,
+    )
+    grid.add_column("")
+    for label in labels:
+        grid.add_column(label, justify="right")
+    share = {(h.a, h.b): h for h in result.head_to_head}
+    for a in labels:
+        cells = []
+        for b in labels:
+            h = share.get((a, b))
+            cells.append("—" if a == b or h is None else f"{100 * h.share:.0f}% of {h.meetings}")
+        grid.add_row(a, *cells)
+    return grid
+
+
+def standings_csv(result: Standings) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(
+        [
+            "bot",
+            "games",
+            "seats",
+            "mu",
+            "sigma",
+            "mu_minus_3sigma",
+            "wins",
+            "mean_rank",
+            "mean_rank_ci95",
+            "mean_score",
+            "mean_score_ci95",
+            "faults",
+        ]
+    )
+    for b in result.bots:
+        writer.writerow(
+            [
+                b.label,
+                b.games,
+                b.seats,
+                f"{b.mu:.4f}",
+                f"{b.sigma:.4f}",
+                f"{b.conservative:.4f}",
+                b.wins,
+                f"{b.rank.mean:.4f}",
+                "" if b.rank.half_width is None else f"{b.rank.half_width:.4f}",
+                f"{b.score.mean:.4f}",
+                "" if b.score.half_width is None else f"{b.score.half_width:.4f}",
+                b.faults,
+            ]
+        )
+    return buffer.getvalue()

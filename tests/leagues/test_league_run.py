@@ -1,0 +1,210 @@
+"""Running leagues for real: bot subprocesses, a real database, resumption, workers, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.store import LeagueChanged, open_store
+from leagues.runner import prepare_league, run_league
+from leagues.schedule import build_schedule
+from leagues.spec import load_league
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write_league(
+    tmp_path: Path, *, games: int = 12, name: str = "test-league", extra: str = ""
+) -> Path:
+    path = tmp_path / "league.toml"
+    path.write_text(
+        f'name = "{name}"\n'
+        'game = "corruption"\n'
+        f'bots = ["{ROOT / "bots" / "corruption-greedy"}", {{path = "{ROOT / "bots" / "random"}", copies = 3}}]\n'
+        "table_size = 3\n"
+        f"games = {games}\n"
+        "seed = 7\n"
+        "workers = 1\n" + extra
+    )
+    return path
+
+
+def bot_processes() -> list[str]:
+    """Command lines of running bundled-bot processes (to prove none is left behind)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if "bot.py" in cmdline and str(os.getpid()) != pid:
+            found.append(cmdline)
+    return found
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
+    spec = load_league(write_league(tmp_path))
+    with open_store(tmp_path / "arena.db", create=True) as store:
+        prepared = prepare_league(spec, store, log_dir=None)
+        summary = run_league(prepared, store, workers=workers)
+        assert (summary.played, summary.interrupted) == (12, False)
+        assert store.league_done(prepared.league_id) == set(range(12))
+        assert len(store.list_games(limit=100)) == 12
+    assert bot_processes() == [], "every bot process was stopped"
+
+
+def test_an_interrupted_league_resumes_exactly_where_it_stopped(tmp_path):
+    spec = load_league(write_league(tmp_path))
+    db = tmp_path / "arena.db"
+    seen: list[int] = []
+
+    def stop_after_five(task, record):
+        seen.append(task.index)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    with open_store(db, create=True) as store:
+        first = run_league(
+            prepare_league(spec, store, log_dir=None), store, workers=2, on_record=stop_after_five
+        )
+        assert first.interrupted and first.played == 5
+        assert store.league_done(store.find_league(spec.name).id) == set(seen)
+    assert bot_processes() == [], "Ctrl-C stops the workers and their bots"
+    with open_store(db, create=True) as store:
+        again = prepare_league(spec, store, log_dir=None)
+        assert [t.index for t in again.pending] == sorted(set(range(12)) - set(seen))
+        second = run_league(again, store, workers=1)
+        assert second.played == 7 and not second.interrupted
+        ids = [g.id for g in store.list_games(limit=100)]
+        assert len(ids) == len(set(ids)) == 12, "no game lost, none played twice"
+        assert sorted(store.league_done(again.league_id)) == list(range(12))
+
+
+def test_a_league_edited_to_another_schedule_is_refused(tmp_path):
+    db = tmp_path / "arena.db"
+    with open_store(db, create=True) as store:
+        spec = load_league(write_league(tmp_path, games=6))
+        run_league(prepare_league(spec, store, log_dir=None), store, workers=1)
+        edited = load_league(write_league(tmp_path, games=9))
+        with pytest.raises(LeagueChanged, match="different schedule"):
+            prepare_league(edited, store, log_dir=None)
+        more_workers = load_league(
+            write_league(tmp_path, games=6, extra="[time]\ndecision_ms = 500\n")
+        )
+        assert prepare_league(more_workers, store, log_dir=None).pending == [], (
+            "the clock is not part of the schedule: the league is simply complete"
+        )
+
+
+def test_the_schedule_is_what_the_file_says(tmp_path):
+    spec = load_league(write_league(tmp_path))
+    tasks = build_schedule(spec)
+    assert len(tasks) == 12 and all(len(t.seating) == 3 for t in tasks)
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "140")
+    runner = CliRunner()
+    return lambda *args: runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_league_commands_run_resume_and_report(cli, tmp_path):
+    league, db = write_league(tmp_path, games=9), tmp_path / "arena.db"
+    first = cli("league", "run", league, "--db", db, "--workers", "2")
+    assert first.exit_code == 0, first.output
+    assert "Played 9 game(s)" in first.output and "test-league: 9 of 9 games" in first.output
+    again = cli("league", "run", league, "--db", db)
+    assert again.exit_code == 0 and "is complete: all 9 games are recorded" in again.output
+    as_json = cli("league", "standings", league, "--db", db, "--json")
+    assert as_json.exit_code == 0
+    data = json.loads(as_json.output)
+    assert data["complete"] == 9 and {b["bot"] for b in data["bots"]} == {
+        "corruption-greedy@1.0",
+        "random@1.0",
+    }
+    greedy = next(b for b in data["bots"] if b["bot"] == "corruption-greedy@1.0")
+    assert greedy["games"] <= 9 and greedy["mean_rank"]["ci95"] is not None
+    assert any(
+        h["bot"] == "corruption-greedy@1.0" and h["meetings"] > 0 for h in data["head_to_head"]
+    )
+    as_csv = cli("league", "standings", league, "--db", db, "--csv")
+    assert as_csv.output.splitlines()[0].startswith("bot,games,seats,mu,sigma")
+    assert len(as_csv.output.splitlines()) == 3
+    tables = cli("league", "standings", league, "--db", db)
+    assert "head to head" in tables.output and "±" in tables.output
+
+
+def test_league_file_mistakes_are_usage_errors_with_the_line(cli, tmp_path):
+    league = tmp_path / "bad.toml"
+    league.write_text('name = "x"\ngame = "corruption"\nbots = []\ngames = 0\n')
+    result = cli("league", "run", league, "--db", tmp_path / "arena.db")
+    assert result.exit_code == 2
+    assert "bad.toml line" in result.output
+
+
+def test_standings_before_any_run_says_what_to_do(cli, tmp_path):
+    league = write_league(tmp_path)
+    from arena.store import open_store as open_
+
+    open_(tmp_path / "arena.db", create=True).close()
+    result = cli("league", "standings", league, "--db", tmp_path / "arena.db")
+    assert result.exit_code == 1 and "run it first" in result.output
+
+
+def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
+    """A real SIGINT to a real `arena league run` process with two workers."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    league, db = write_league(tmp_path, games=60), tmp_path / "arena.db"
+    command = [
+        sys.executable,
+        "-m",
+        "arena",
+        "league",
+        "run",
+        str(league),
+        "--db",
+        str(db),
+        "--workers",
+        "2",
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    recorded = 0
+    while recorded < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)  # polling the database for progress, not synchronising on time
+        if db.exists():
+            try:
+                with open_store(db, create=False) as store:
+                    league_row = store.find_league("test-league")
+                    recorded = len(store.league_done(league_row.id)) if league_row else 0
+            except Exception:
+                recorded = 0
+    assert proc.poll() is None, "the league ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    output, _ = proc.communicate(timeout=60)
+    text = output.decode()
+    assert proc.returncode == 130, text
+    assert "Stopped:" in text and "run the same command again" in text
+    assert bot_processes() == []
+    with open_store(db, create=False) as store:
+        done = len(store.league_done(store.find_league("test-league").id))
+        assert 3 <= done < 60
+        assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    rerun = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    with open_store(db, create=False) as store:
+        assert len(store.league_done(store.find_league("test-league").id)) == 60
+        assert len(store.list_games(limit=1000)) == 60
