@@ -28,11 +28,12 @@ test: $(STAMP) ## Set up and run the whole test suite
 
 bench: $(STAMP) ## Print throughput figures (asserts nothing)
 	$(BIN)/python -m arena.bench
+	$(BIN)/python -m leagues.bench
 
 lint: $(STAMP) ## ruff and mypy
 	$(BIN)/ruff check arena protocol leagues bots tests
 	$(BIN)/ruff format --check arena protocol leagues bots tests
-	$(BIN)/mypy arena protocol
+	$(BIN)/mypy arena protocol leagues
 
 check-bots: $(STAMP) ## Run `arena check` on every bundled bot
 	for bot in bots/*/; do $(BIN)/arena check $$bot || exit 1; done

@@ -33,12 +33,14 @@ def place_options(
     peeks worth making (face-down cards of others under contracts, not yet peeked)."""
     contracts = [c for g in GOVERNMENTS for c in layout[g]]
     options: list[dict[str, Any]] = []
+    swiss_accounts = [g.value for g in GOVERNMENTS]
     for card in CARD_ORDER:
         if hand[card] <= 0:
             continue
-        options.extend({"card": card.value, "contract": c} for c in contracts)
+        code = card.value  # once per card kind: Enum.value is a slow descriptor on a hot path
+        options.extend({"card": code, "contract": c} for c in contracts)
         if is_bribe(card):
-            options.extend({"card": card.value, "swiss": g.value} for g in GOVERNMENTS)
+            options.extend({"card": code, "swiss": g} for g in swiss_accounts)
     if peeks_left > 0:
         options.extend(
             {"peek": p.id}
