@@ -85,46 +85,60 @@ def bench_subprocess(title: str, players: int, games: int) -> tuple[float, float
     return elapsed / games, decisions / games
 
 
-def seat_traffic(title: str, players: int, games: int) -> list[bytes]:
-    """What seats are sent per decision in real games: for every request, the lines since
-    the seat's previous request (events, game start) followed by the request, as one chunk."""
+def seat_traffic(title: str, players: int, games: int) -> list[tuple[int, bytes]]:
+    """What seats are sent per decision in real games, in decision order: for every request,
+    (seat, the lines since that seat's previous request followed by the request)."""
     game = get_game(title)
-    chunks: list[bytes] = []
+    traffic: list[tuple[int, bytes]] = []
     for seed in range(games):
         bots = [InProcessBot(random_decider(seed * 10 + s)) for s in range(players)]
         for bot in bots:
             bot.keep_messages = True
-        play_game(
+        record = play_game(
             game, [Entrant(BotIdentity("r", "", "-"), b) for b in bots], seed=seed, options={}
         )
+        per_seat: list[list[bytes]] = []
         for bot in bots:
-            pending = b""
+            chunks, pending = [], b""
             for message in bot.received:
                 pending += codec.encode(message)
                 if message["type"] == "request":
                     chunks.append(pending)
                     pending = b""
-    return chunks
+            per_seat.append(chunks[::-1])
+        traffic.extend((d.seat, per_seat[d.seat].pop()) for d in record.decisions)
+    return traffic
 
 
-def bench_echo(chunks: list[bytes], rounds: int) -> float:
-    """Seconds per bare round trip: write one chunk, read the one answer line (blocking pipes)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
-    assert proc.stdin and proc.stdout
-    for chunk in chunks[:50]:  # warm-up
+def bench_echo(traffic: list[tuple[int, bytes]], rounds: int, processes: int) -> float:
+    """Seconds per bare round trip: write a seat's chunk to its echo process, read the answer
+    line (blocking pipes). With processes > 1, seat s talks to process s mod processes, the
+    way a real table alternates between its bots' processes."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        for _ in range(processes)
+    ]
+
+    def round_trip(index: int) -> None:
+        seat, chunk = traffic[index % len(traffic)]
+        proc = procs[seat % processes]
+        assert proc.stdin and proc.stdout
         proc.stdin.write(chunk)
         proc.stdin.flush()
         proc.stdout.readline()
+
+    for index in range(50):  # warm-up
+        round_trip(index)
     started = time.perf_counter()
     for index in range(rounds):
-        proc.stdin.write(chunks[index % len(chunks)])
-        proc.stdin.flush()
-        proc.stdout.readline()
+        round_trip(index)
     elapsed = time.perf_counter() - started
-    proc.stdin.close()
-    proc.wait()
+    for proc in procs:
+        assert proc.stdin
+        proc.stdin.close()
+        proc.wait()
     return elapsed / rounds
 
 
@@ -142,11 +156,11 @@ def main() -> None:
     engine_s, decisions = bench_engine(title, players, args.games)
     inproc_s = bench_inprocess(title, players, args.games)
     sub_s, sub_decisions = bench_subprocess(title, players, args.subprocess_games)
-    chunks = seat_traffic(title, players, 5)
-    echo_s = statistics.median(bench_echo(chunks, len(chunks)) for _ in range(3))
-    requests = sorted((c[c.rfind(b"\n", 0, -1) + 1 :] for c in chunks), key=len)
-    median_request = requests[len(requests) // 2]
-    single_s = statistics.median(bench_echo([median_request], 500) for _ in range(3))
+    traffic = seat_traffic(title, players, 5)
+    rounds = len(traffic)
+    echo_s = statistics.median(bench_echo(traffic, rounds, players) for _ in range(3))
+    one_s = statistics.median(bench_echo(traffic, rounds, 1) for _ in range(3))
+    mean_chunk = statistics.mean(len(chunk) for _, chunk in traffic)
 
     floor = sub_decisions * echo_s
     target = 1.5 * floor + inproc_s
@@ -163,14 +177,13 @@ def main() -> None:
     print(
         f"  referee, subprocess bots  {1 / sub_s:9.1f} games/s   {sub_s * 1e3:8.2f} ms/game   {sub_decisions:.0f} decisions/game"
     )
-    mean_chunk = statistics.mean(map(len, chunks))
     print(
         f"  bare echo round trip      {echo_s * 1e6:9.1f} µs       "
-        f"(a seat's real traffic per decision: events + request, mean {mean_chunk:.0f} bytes)"
+        f"(a seat's real traffic per decision, mean {mean_chunk:.0f} bytes, to {players} "
+        "echo processes in turn as at the table)"
     )
     print(
-        f"  bare echo, request only   {single_s * 1e6:9.1f} µs       "
-        f"(the median request line alone, {len(median_request)} bytes)"
+        f"  bare echo, one process    {one_s * 1e6:9.1f} µs       (the same traffic to a single process)"
     )
     print(
         f"  referee overhead          {overhead * 1e6:9.1f} µs/decision beyond the bare round trip"

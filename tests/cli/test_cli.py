@@ -15,7 +15,16 @@ from arena.store import open_store
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = str(ROOT / "bots" / "random")
 GREEDY = str(ROOT / "bots" / "corruption-greedy")
-COMMANDS = ["play", "ratings", "games", "show", "check"]
+COMMANDS = [
+    "play",
+    "ratings",
+    "games",
+    "show",
+    "check",
+    "league run",
+    "league standings",
+    "regress",
+]
 
 
 @pytest.fixture
@@ -179,6 +188,6 @@ def test_a_locked_database_is_a_clear_error_not_a_traceback(run, tmp_path, monke
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_has_help_with_an_example(run, command):
-    result = run(command, "--help")
+    result = run(*command.split(), "--help")
     assert result.exit_code == 0
     assert "Example: arena " + command in " ".join(result.output.split())
