@@ -82,7 +82,9 @@ def entrants(plan: RegressPlan) -> tuple[BotManifest, ...]:
     """Candidate, baseline, then players−1 copies of each field bot (a table may seat one
     field bot several times, and each seat needs its own process)."""
     copies = plan.players - 1
-    return (plan.candidate, plan.baseline) + tuple(bot for bot in plan.field_bots for _ in range(copies))
+    return (plan.candidate, plan.baseline) + tuple(
+        bot for bot in plan.field_bots for _ in range(copies)
+    )
 
 
 def pair_tasks(plan: RegressPlan) -> Iterator[GameTask]:
