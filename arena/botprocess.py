@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.faults import BotCrashed, BotError, BotProtocolError, BotStartFailed, BotTimeout, Fault
+from arena.limits import DEFAULT_LIMITS, Limits, clean_environment, cpu_seconds
 from arena.manifest import BotManifest
 from protocol import codec, messages
 
@@ -39,8 +40,10 @@ class BotProcess:
         max_line_bytes: int = codec.MAX_LINE_BYTES,
         stderr_cap_bytes: int = STDERR_CAP_BYTES,
         arena_version: str = "0",
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         self.manifest = manifest
+        self.limits = limits
         self.log_dir = log_dir
         self.stderr_cap_bytes = stderr_cap_bytes
         self.arena_version = arena_version
@@ -69,6 +72,10 @@ class BotProcess:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc else None
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the bot's process has used so far (None if unknown)."""
+        return cpu_seconds(self._proc.pid) if self._proc is not None else None
+
     def start(self, timeout_s: float) -> None:
         """Start the process and do the handshake within timeout_s; raises BotError."""
         self._reset_buffers()
@@ -82,6 +89,8 @@ class BotProcess:
                 stderr=subprocess.PIPE,
                 start_new_session=True,  # its own process group: a kill takes its children too
                 bufsize=0,
+                env=clean_environment(str(self.manifest.directory)),
+                preexec_fn=self.limits.preexec(),
             )
         except OSError as exc:
             raise BotStartFailed(

@@ -41,6 +41,9 @@ class InProcessBot:
     def stop(self, grace_s: float = 0.0) -> int | None:
         return None
 
+    def cpu_seconds(self) -> float | None:
+        return None  # shares the referee's process: no separate accounting
+
 
 def random_decider(seed: int) -> Decide:
     """A decide function choosing uniformly among the legal actions, seeded."""

@@ -58,6 +58,9 @@ class SeatRecord:
     """Requests this seat's bot answered."""
     bot_seed: int = 0
     """The per-game seed this seat's bot was sent (derived secretly from the deal's seed)."""
+    cpu_ms: float | None = None
+    """CPU milliseconds the bot's process used during the game, from the operating system
+    (beside time_ms, wall clock, it tells a slow machine from a slow bot); None if unknown."""
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,9 @@ class Transport(Protocol):
     def stop(self, grace_s: float = 0.0) -> int | None:
         """Stop the bot."""
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the bot has used so far, from the operating system (None if unknown)."""
+
 
 @dataclass
 class Entrant:
@@ -139,9 +142,11 @@ class _Game:
         self.request_id = 0
         self.aborted: str | None = None
         self.bot_seeds = [seat_seed(bot_seed_key, seed, seat) for seat in range(n)]
+        self.cpu_at_fault: dict[int, float | None] = {}
 
     def run(self) -> GameRecord:
         started_at = _now()
+        cpu_before = [self._cpu(seat) for seat in range(len(self.entrants))]
         state, events = self.game.start(len(self.entrants), self.seed, self.options)
         for seat in self._live_seats():
             self._send(
@@ -170,7 +175,7 @@ class _Game:
                 break
             self.decisions.append(DecisionRecord(seat, action, by_referee, ms))
             self._deliver(state.apply(action))
-        return self._finish(state, started_at)
+        return self._finish(state, started_at, cpu_before)
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -207,6 +212,7 @@ class _Game:
         self.faults[seat] = error
         transport = self.entrants[seat].transport
         if transport is not None:
+            self.cpu_at_fault[seat] = transport.cpu_seconds()
             transport.stop()
         if self.policy is FaultPolicy.ABORT:
             self.aborted = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}: {error.reason}"
@@ -243,7 +249,18 @@ class _Game:
 
     # -- the end ----------------------------------------------------------------------------
 
-    def _finish(self, state: Any, started_at: str) -> GameRecord:
+    def _cpu(self, seat: int) -> float | None:
+        transport = self.entrants[seat].transport
+        return transport.cpu_seconds() if transport is not None else None
+
+    def _cpu_ms(self, seat: int, before: float | None) -> float | None:
+        """CPU the seat's bot used during this game, measured before it may be stopped."""
+        after = self.cpu_at_fault[seat] if seat in self.cpu_at_fault else self._cpu(seat)
+        if before is None or after is None:
+            return None
+        return round((after - before) * 1000, 1)
+
+    def _finish(self, state: Any, started_at: str, cpu_before: list[float | None]) -> GameRecord:
         n = len(self.entrants)
         if self.aborted is None:
             outcome = state.outcome()
@@ -281,6 +298,7 @@ class _Game:
                 time_ms=round(self.time_used[seat] * 1000, 3),
                 decisions=self.answered[seat],
                 bot_seed=self.bot_seeds[seat],
+                cpu_ms=self._cpu_ms(seat, cpu_before[seat]),
             )
             for seat, fault in enumerate(self.faults)
         )

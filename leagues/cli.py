@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from arena.cli.common import (
@@ -23,8 +24,9 @@ from arena.cli.common import (
     open_db,
     table,
 )
-from arena.store import LeagueChanged, StoreError
+from arena.store import LeagueChanged, Store, StoreError
 from leagues.execution import WorkerFailed
+from leagues.lock import LeagueBusy, league_lock
 from leagues.progress import LeagueProgress
 from leagues.runner import prepare_league, run_league
 from leagues.spec import LeagueFileError, LeagueSpec, load_league
@@ -70,6 +72,14 @@ def run(
     spec = _load(file)
     out = console()
     store = open_db(db, create=True, write=True)
+    try:
+        with league_lock(db, spec.name):
+            _run(spec, store, db, workers, out)
+    except LeagueBusy as exc:
+        fail(str(exc))
+
+
+def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Console) -> None:
     try:
         prepared = prepare_league(spec, store, log_dir=bot_log_dir(db))
     except LeagueChanged as exc:

@@ -140,6 +140,7 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
             time_ms=row["time_ms"],
             decisions=row["decisions"],
             bot_seed=row["bot_seed"],
+            cpu_ms=row["cpu_ms"],
         )
         for row in db.query(
             "SELECT s.*, b.name, b.version, b.digest, b.path"
@@ -313,6 +314,7 @@ def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], s
             "time_ms": float(seat.time_ms),
             "decisions": seat.decisions,
             "bot_seed": seat.bot_seed,
+            "cpu_ms": None if seat.cpu_ms is None else float(seat.cpu_ms),
         }
         for seat in record.seats
     ]

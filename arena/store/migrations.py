@@ -140,6 +140,12 @@ _LEAGUES = [
 ]
 
 
+@migrations()
+def m003_seat_cpu(db: Database) -> None:
+    # CPU time per seat from the OS, beside wall-clock time_ms (NULL when not measured).
+    db.execute("ALTER TABLE seats ADD COLUMN cpu_ms REAL")
+
+
 def known_names() -> list[str]:
     """The migrations this version of arena knows, in order."""
     with Database(memory=True) as empty:  # everything is pending on an empty database

@@ -19,6 +19,11 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   stderr      writes 1 MiB to stderr at every request, then answers
   close       closes stdout at request N but keeps running
   child       at request N spawns a sleeping child that keeps the pipes, then exits
+  burn        spends 0.3 s of CPU at request N, then answers
+  idle        waits 0.3 s (no CPU) at request N, then answers
+  hog         at request N allocates 8 GiB (past the memory limit), then answers
+  bigfile     at request N writes a 200 MiB file into its directory, then answers
+  env         writes its environment variable names to stderr at start
 """
 
 import json
@@ -49,6 +54,9 @@ def first_legal(legal):
 
 if mode == "crash-start":
     sys.exit(4)
+if mode == "env":
+    sys.stderr.write("ENV " + " ".join(sorted(os.environ)) + "\n")
+    sys.stderr.flush()
 requests = 0
 for line in sys.stdin:
     msg = json.loads(line)
@@ -109,6 +117,18 @@ for line in sys.stdin:
         elif mode == "close":
             os.close(1)
             time.sleep(3600)
+        elif mode == "burn":
+            end = time.process_time() + 0.3
+            while time.process_time() < end:
+                pass
+        elif mode == "idle":
+            time.sleep(0.3)
+        elif mode == "hog":
+            hoard = bytearray(8 << 30)
+        elif mode == "bigfile":
+            with open("big.bin", "wb") as big:
+                for _ in range(200):
+                    big.write(b"x" * (1 << 20))
         elif mode == "child":
             subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
             sys.exit(0)

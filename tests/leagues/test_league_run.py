@@ -208,3 +208,14 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
     with open_store(db, create=False) as store:
         assert len(store.league_done(store.find_league("test-league").id)) == 60
         assert len(store.list_games(limit=1000)) == 60
+
+
+def test_a_second_runner_on_the_same_league_and_database_is_refused(cli, tmp_path):
+    from leagues.lock import league_lock
+
+    league, db = write_league(tmp_path, games=3), tmp_path / "arena.db"
+    with league_lock(db, "test-league"):
+        refused = cli("league", "run", league, "--db", db)
+    assert refused.exit_code == 1
+    assert "already being run" in refused.output and "resumes the league" in refused.output
+    assert cli("league", "run", league, "--db", db).exit_code == 0, "free again once released"

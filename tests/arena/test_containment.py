@@ -1,0 +1,79 @@
+"""Containment of bot processes: limits, a clean environment, CPU accounting."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from arena.lineup import Lineup
+from arena.manifest import load_bot
+from arena.referee import TimeControl, play_game
+from tests.arena.toygame import GAME
+
+CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
+
+
+def play(bots, tmp_path):
+    with Lineup([load_bot(b) for b in bots], time_control=CLOCK, log_dir=tmp_path) as lineup:
+        return play_game(
+            GAME,
+            lineup.entrants(list(range(len(bots))), "g"),
+            seed=1,
+            options={"rounds": 2},
+            time_control=CLOCK,
+            game_id="g",
+        )
+
+
+def test_cpu_time_tells_a_busy_bot_from_a_waiting_one(make_bot, tmp_path):
+    record = play([make_bot("burn"), make_bot("idle"), make_bot("good")], tmp_path)
+    burn, idle, _ = record.seats
+    assert burn.fault == idle.fault == "ok"
+    assert burn.cpu_ms is not None and idle.cpu_ms is not None
+    assert burn.cpu_ms >= 400, f"two decisions of 0.3 s CPU each, measured {burn.cpu_ms} ms"
+    assert idle.time_ms >= 500, "waiting costs wall-clock time..."
+    assert idle.cpu_ms < burn.cpu_ms / 2, "...but not CPU time"
+
+
+def test_a_memory_hog_fails_inside_its_limit_and_is_recorded(make_bot, tmp_path):
+    record = play([make_bot("hog"), make_bot("good"), make_bot("good", name="g2")], tmp_path)
+    hog = record.seats[0]
+    assert hog.fault == "crash", hog.fault_reason
+    assert "MemoryError" in (hog.fault_reason or ""), hog.fault_reason
+    assert record.status == "complete" and record.seats[1].fault == "ok"
+
+
+def test_a_huge_file_is_cut_off_at_the_file_size_limit(make_bot, tmp_path):
+    bot = make_bot("bigfile")
+    record = play([bot, make_bot("good"), make_bot("good", name="g2")], tmp_path)
+    assert record.seats[0].fault == "crash"
+    assert "File too large" in (record.seats[0].fault_reason or "")
+    assert (bot / "big.bin").stat().st_size <= 64 << 20
+
+
+def test_a_bot_sees_none_of_the_referees_environment(make_bot, tmp_path, monkeypatch):
+    monkeypatch.setenv("ARENA_TEST_SECRET", "do-not-leak")
+    play([make_bot("env"), make_bot("good"), make_bot("good", name="g2")], tmp_path)
+    logs = "".join(p.read_text() for p in tmp_path.rglob("*.log"))
+    names = next(line for line in logs.splitlines() if line.startswith("ENV ")).split()[1:]
+    assert "ARENA_TEST_SECRET" not in names
+    assert set(names) <= {
+        "PATH",
+        "LANG",
+        "LC_ALL",
+        "HOME",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONUNBUFFERED",
+    }
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="CPU accounting reads /proc")
+def test_in_process_bots_report_no_cpu_of_their_own():
+    from arena.inprocess import InProcessBot, random_decider
+    from arena.record import BotIdentity
+    from arena.referee import Entrant
+
+    bots = [Entrant(BotIdentity("r", "", "-"), InProcessBot(random_decider(s))) for s in range(3)]
+    record = play_game(GAME, bots, seed=1, options={})
+    assert all(seat.cpu_ms is None for seat in record.seats)
