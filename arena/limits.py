@@ -7,8 +7,10 @@ needs to start, so nothing of the referee's environment (tokens, paths, settings
 
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +46,7 @@ class Limits:
         ]
 
         def apply() -> None:
+            die_with_parent(signal.SIGKILL)
             for kind, value in pairs:
                 if kind != resource.RLIMIT_CORE and value <= 0:
                     continue
@@ -55,6 +58,18 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(signum: int) -> None:
+    """Ask Linux to send this process signum when its parent dies, so a referee killed
+    outright (SIGKILL, OOM) does not leave its bots or workers running. No-op elsewhere."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def clean_environment(home: str) -> dict[str, str]:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import multiprocess
 
 from arena.games import get_game
+from arena.limits import die_with_parent
 from arena.lineup import Lineup
 from arena.manifest import BotManifest
 from arena.record import GameRecord
@@ -170,6 +171,7 @@ def _work(plan: GamePlan, inbox: Any, outbox: Any) -> None:
     """A worker: play tasks until told to stop; its bots are stopped however it ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    die_with_parent(signal.SIGTERM)  # a runner killed outright takes its workers (and bots) along
     player = TaskPlayer(plan)
     try:
         while (task := inbox.get()) is not None:

@@ -1,0 +1,89 @@
+"""The league runner killed with SIGKILL at random moments, again and again, then resumed.
+
+After every kill the database passes PRAGMA integrity_check, every game is fully recorded or
+absent, no game is played twice, no bot or worker process is left behind; at the end the
+league is complete and its ratings equal a recompute from the recorded games.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from arena.store import open_store
+from tests.leagues.test_league_run import ROOT, bot_processes, write_league
+
+KILLS = 10
+
+
+def recorded(db: Path) -> tuple[int, int]:
+    """(games stored, league games stored), checking consistency on the way."""
+    with open_store(db, create=False) as store:
+        assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        games = store.db.execute("SELECT count(*) FROM games").fetchone()[0]
+        for table in ("seats", "game_decisions", "league_games"):
+            orphans = store.db.execute(
+                f"SELECT count(*) FROM {table} WHERE game_id NOT IN (SELECT id FROM games)"
+            ).fetchone()[0]
+            assert orphans == 0, f"{table} has rows of a game that is not recorded"
+        incomplete = store.db.execute(
+            "SELECT count(*) FROM games g WHERE g.players != (SELECT count(*) FROM seats s "
+            "WHERE s.game_id = g.id) OR g.id NOT IN (SELECT game_id FROM game_decisions) "
+            "OR (g.id NOT IN (SELECT game_id FROM rating_history) AND g.status = 'complete' "
+            "AND (SELECT count(DISTINCT bot_id) FROM seats s WHERE s.game_id = g.id) > 1)"
+        ).fetchone()[0]
+        assert incomplete == 0, "a game is recorded without all of its parts (or its rating)"
+        league = store.db.execute("SELECT count(*) FROM league_games").fetchone()[0]
+        return games, league
+
+
+def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
+    league, db = write_league(tmp_path, games=150), tmp_path / "arena.db"
+    command = [
+        sys.executable,
+        "-m",
+        "arena",
+        "league",
+        "run",
+        str(league),
+        "--db",
+        str(db),
+        "--workers",
+        "2",
+    ]
+    rng = random.Random(2026)
+    progress = []
+    for _ in range(KILLS):
+        proc = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
+        )
+        time.sleep(rng.uniform(0.5, 1.6))  # a random kill point, not a synchronisation
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while bot_processes() and time.monotonic() < deadline:
+            time.sleep(0.05)  # orphans get their parent-death signal asynchronously
+        assert bot_processes() == [], "no bot outlives a killed runner"
+        if db.exists():
+            games, league_games = recorded(db)
+            assert games == league_games
+            progress.append(games)
+    assert progress == sorted(progress), "games only ever accumulate"
+    final = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert final.returncode == 0, final.stdout + final.stderr
+    games, league_games = recorded(db)
+    assert games == league_games == 150, "every scheduled game exactly once"
+    with open_store(db, create=False) as store:
+        before = store.db.execute(
+            "SELECT title, bot_id, mu, sigma, games FROM ratings ORDER BY title, bot_id"
+        ).fetchall()
+        store.recompute_ratings()
+        after = store.db.execute(
+            "SELECT title, bot_id, mu, sigma, games FROM ratings ORDER BY title, bot_id"
+        ).fetchall()
+    assert [tuple(r) for r in before] == [tuple(r) for r in after], "ratings equal a recompute"
+    print(f"\nkill points survived: {KILLS}; games recorded after each kill: {progress}")
