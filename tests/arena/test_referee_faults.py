@@ -31,6 +31,7 @@ CASES = [
     ("bigline", 1, "malformed", "cap"),
     ("close", 1, "crash", "closed its stdout"),
     ("child", 1, "timeout", "within"),
+    ("chatty", 1, "schema", "log"),
 ]
 
 

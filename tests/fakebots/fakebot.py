@@ -24,6 +24,9 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   hog         at request N allocates 8 GiB (past the memory limit), then answers
   bigfile     at request N writes a 200 MiB file into its directory, then answers
   env         writes its environment variable names to stderr at start
+  chatty      sends an unsolicited message when a game starts, before being asked anything
+  bytes       answers request N with the raw bytes of the file named by FAKEBOT_BYTES
+              (given as its third argument), whatever they are
 """
 
 import json
@@ -75,6 +78,8 @@ for line in sys.stdin:
         continue
     if kind == "bye":
         break
+    if kind == "game_start" and mode == "chatty":
+        send({"type": "log", "text": "hello everyone"})
     if kind != "request":
         continue
     requests += 1
@@ -116,6 +121,11 @@ for line in sys.stdin:
             time.sleep(3600)
         elif mode == "close":
             os.close(1)
+            time.sleep(3600)
+        elif mode == "bytes":
+            with open(sys.argv[3], "rb") as raw:
+                sys.stdout.buffer.write(raw.read())
+            sys.stdout.flush()
             time.sleep(3600)
         elif mode == "burn":
             end = time.process_time() + 0.3
