@@ -7,7 +7,7 @@ from arena.games.base import Game
 
 def titles() -> tuple[str, ...]:
     """Names of the titles this arena can referee."""
-    return ("corruption",)
+    return ("corruption", "intrigue")
 
 
 def get_game(title: str) -> Game:
@@ -16,4 +16,8 @@ def get_game(title: str) -> Game:
         from arena.games.corruption import GAME
 
         return GAME
+    if title == "intrigue":
+        from arena.games.intrigue import GAME as INTRIGUE
+
+        return INTRIGUE
     raise KeyError(f"unknown game {title!r}; known games: {', '.join(titles())}")

@@ -1,0 +1,95 @@
+"""What a seat (or the table) may know, built from nothing.
+
+Everything on the board is public (scholars in hand, waiting, inside, on the island; every
+negotiation); only cash is secret, and a seat's view adds its own cash and nobody else's
+(STYLE.md: views are built, never copied and filtered).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from arena.games.intrigue.scholars import COLOURS
+
+if TYPE_CHECKING:
+    from arena.games.intrigue.state import IntrigueState
+
+
+def seat_view(state: IntrigueState, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know now: the public table and its own cash."""
+    view = _public(state, seat)
+    view["cash"] = state.ledger.cash[seat]
+    return view
+
+
+def table_view(state: IntrigueState) -> dict[str, Any]:
+    """Everything, hidden or not: the public table plus every seat's money."""
+    view = _public(state, None)
+    ledger = state.ledger
+    view["cash"] = list(ledger.cash)
+    view["money"] = [
+        {
+            "seat": s,
+            "start": ledger.start[s],
+            "income": ledger.income[s],
+            "bribes_received": ledger.received[s],
+            "bribes_paid": ledger.paid[s],
+            "bank_bribes": ledger.bank_bribes[s],
+        }
+        for s in range(state.players)
+    ]
+    return view
+
+
+def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
+    board = state.board
+    scholars = board.scholars
+
+    def scholar(sid: int) -> dict[str, Any]:
+        return scholars[sid].json()
+
+    decision = state.pending()
+    receiving = state.receiving
+    about = receiving.current() if receiving is not None else None
+    negotiation = receiving.negotiation() if receiving is not None else None
+    return {
+        "seat": seat,
+        "players": state.players,
+        "variants": sorted(v.value for v in state.variants),
+        "round": state.round,
+        "start_player": state.start_player,
+        "turn": state.current if decision is not None else None,  # whose turn, not who decides
+        "phase": state.phase.value,
+        "step": about["step"] if about is not None else None,
+        "decision": None if decision is None else _decision(state, decision.seat, decision.kind),
+        "negotiation": negotiation.json() if negotiation is not None else None,
+        "receiving": receiving.summary() if receiving is not None else None,
+        "deals": [deal.json() for deal in receiving.deals.values()] if receiving else [],
+        "palaces": [
+            {
+                "seat": palace,
+                "colour": COLOURS[palace],
+                "sections": [
+                    {"value": value, "scholar": None if sid is None else scholar(sid)}
+                    for value, sid in board.sections[palace].items()
+                ],
+                "waiting": [scholar(sid) for sid in board.waiting[palace]],
+                "hand": board.hand_counts(palace),
+            }
+            for palace in range(state.players)
+        ],
+        "island": [scholar(sid) for sid in board.island],
+    }
+
+
+def _decision(state: IntrigueState, seat: int, kind: str) -> dict[str, Any]:
+    """Who decides what, and what it is about (public)."""
+    if kind == "send":
+        return {"seat": seat, "kind": kind, "sends_left": state.sends_left}
+    assert state.receiving is not None
+    return {
+        "seat": seat,
+        "kind": kind,
+        "palace": state.current,
+        **(state.receiving.current() or {}),
+    }

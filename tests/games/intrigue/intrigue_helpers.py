@@ -1,0 +1,114 @@
+"""Helpers for Intrigue scenario tests: build a position, then play it through ``apply``."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from arena.games.base import Event
+from arena.games.intrigue import GAME
+from arena.games.intrigue.state import IntrigueState, _setup_for_test
+from protocol.legal import random_action
+
+SCI, DOC, PRI, CLE = "scientist", "doctor", "priest", "clerk"
+
+
+def new(players: int = 3, **kwargs: Any) -> tuple[IntrigueState, list[Event]]:
+    """A game at the start of a chosen turn in a chosen position (see state._setup_for_test)."""
+    state, events = _setup_for_test(players, **kwargs)
+    assert state.invariants() == []
+    return state, events
+
+
+def act(state: IntrigueState, seat: int, kind: str, action: Any) -> list[Event]:
+    """Answer the pending decision, checking it is the one expected."""
+    decision = state.pending()
+    assert decision is not None, "the game is over"
+    assert (decision.seat, decision.kind) == (seat, kind), (
+        f"expected seat {seat} to decide {kind!r}, pending is seat {decision.seat} {decision.kind!r}"
+    )
+    events = state.apply(action)
+    assert state.invariants() == []
+    return events
+
+
+def negotiate(
+    state: IntrigueState,
+    applicant: int,
+    owner: int,
+    amount: int,
+    *,
+    section: int | None = None,
+    promise: str | None = None,
+    demand: int | None = None,
+    pay: int | None = None,
+) -> list[Event]:
+    """One whole negotiation: the offer, then accept (no demand) or the demand, then (when
+    ``pay`` is given) the applicant's payment."""
+    offer: dict[str, Any] = {"amount": amount}
+    if section is not None:
+        offer["section"] = section
+    if promise is not None:
+        offer["promise"] = promise
+    events = act(state, applicant, "offer", offer)
+    answer = {"accept": True} if demand is None else {"demand": demand}
+    events += act(state, owner, "answer", answer)
+    if pay is not None:
+        events += act(state, applicant, "pay", {"pay": pay})
+    return events
+
+
+def accept_all(state: IntrigueState, owner: int, amount: int = 0) -> list[Event]:
+    """Every pending negotiation: offer ``amount``, accepted."""
+    events: list[Event] = []
+    while (decision := state.pending()) is not None and decision.kind == "offer":
+        events += negotiate(state, decision.seat, owner, amount)
+    return events
+
+
+def scholar_id(state: IntrigueState, owner: int, type_: str, palace: int) -> int:
+    """The id of ``owner``'s scholar of ``type_`` waiting at or inside ``palace``."""
+    board = state.board
+    ids = [*board.waiting[palace], *(s for s in board.sections[palace].values() if s is not None)]
+    for sid in ids:
+        scholar = board.scholar(sid)
+        if (scholar.owner, scholar.type) == (owner, type_):
+            return sid
+    raise AssertionError(f"no {type_} of seat {owner} at palace {palace}")
+
+
+def of_kind(events: list[Event], kind: str) -> list[dict[str, Any]]:
+    """The data of every event of this kind."""
+    return [e.data for e in events if e.kind == kind]
+
+
+def kinds(events: list[Event]) -> list[str]:
+    """Event kinds in order."""
+    return [e.kind for e in events]
+
+
+def options(state: IntrigueState) -> list[Any]:
+    """The options of the pending choice."""
+    decision = state.pending()
+    assert decision is not None and decision.legal["kind"] == "choice"
+    return decision.legal["options"]
+
+
+def random_game(
+    players: int, seed: int, variants: list[str], choices_seed: int | None = None
+) -> tuple[IntrigueState, list[Event], list[Any]]:
+    """A whole game with random legal answers; returns state, events, actions."""
+    state, events = GAME.start(players, seed, GAME.normalize_options({"variants": variants}))
+    rng = random.Random(seed if choices_seed is None else choices_seed)
+    actions = []
+    while (decision := state.pending()) is not None:
+        action = random_action(decision.legal, rng)
+        actions.append(action)
+        events += state.apply(action)
+    return state, events, actions
+
+
+def dump(value: Any) -> str:
+    """Canonical JSON, for byte-identical comparisons."""
+    return json.dumps(value, separators=(",", ":"))
