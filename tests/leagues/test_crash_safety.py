@@ -10,12 +10,11 @@ from __future__ import annotations
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from arena.store import open_store
-from tests.leagues.test_league_run import ROOT, bot_processes, write_league
+from tests.leagues.test_league_run import ROOT, bot_processes, league_command, write_league
 
 KILLS = 10
 
@@ -43,18 +42,7 @@ def recorded(db: Path) -> tuple[int, int]:
 
 def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
     league, db = write_league(tmp_path, games=150), tmp_path / "arena.db"
-    command = [
-        sys.executable,
-        "-m",
-        "arena",
-        "league",
-        "run",
-        str(league),
-        "--db",
-        str(db),
-        "--workers",
-        "2",
-    ]
+    command = league_command(league, db, workers=2)
     rng = random.Random(2026)
     progress = []
     for _ in range(KILLS):
@@ -65,9 +53,9 @@ def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         deadline = time.monotonic() + 10
-        while bot_processes() and time.monotonic() < deadline:
+        while bot_processes(tmp_path) and time.monotonic() < deadline:
             time.sleep(0.05)  # orphans get their parent-death signal asynchronously
-        assert bot_processes() == [], "no bot outlives a killed runner"
+        assert bot_processes(tmp_path) == [], "no bot outlives a killed runner"
         if db.exists():
             games, league_games = recorded(db)
             assert games == league_games

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,11 +22,17 @@ ROOT = Path(__file__).resolve().parents[2]
 def write_league(
     tmp_path: Path, *, games: int = 12, name: str = "test-league", extra: str = ""
 ) -> Path:
+    """A small round-robin of copies of the bundled bots, copied under tmp_path so that
+    bot_processes(tmp_path) sees this test's bots and nobody else's."""
+    bots = tmp_path / "bots"
+    for bot in ("corruption-greedy", "random"):
+        if not (bots / bot).exists():
+            shutil.copytree(ROOT / "bots" / bot, bots / bot)
     path = tmp_path / "league.toml"
     path.write_text(
         f'name = "{name}"\n'
         'game = "corruption"\n'
-        f'bots = ["{ROOT / "bots" / "corruption-greedy"}", {{path = "{ROOT / "bots" / "random"}", copies = 3}}]\n'
+        f'bots = ["{bots / "corruption-greedy"}", {{path = "{bots / "random"}", copies = 3}}]\n'
         "table_size = 3\n"
         f"games = {games}\n"
         "seed = 7\n"
@@ -34,17 +41,37 @@ def write_league(
     return path
 
 
-def bot_processes() -> list[str]:
-    """Command lines of running bundled-bot processes (to prove none is left behind)."""
+def league_command(league: Path, db: Path, workers: int) -> list[str]:
+    """`arena league run` as a separate process (python -m arena)."""
+    import sys
+
+    return [
+        sys.executable,
+        "-m",
+        "arena",
+        "league",
+        "run",
+        str(league),
+        "--db",
+        str(db),
+        "--workers",
+        str(workers),
+    ]
+
+
+def bot_processes(root: Path) -> list[str]:
+    """Running processes whose working directory is under root (bots run in their own
+    directory): to prove none of this test's bots is left behind."""
     found = []
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        if "bot.py" in cmdline and str(os.getpid()) != pid:
+        if cwd.startswith(str(root)):
             found.append(cmdline)
     return found
 
@@ -58,7 +85,7 @@ def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
         assert (summary.played, summary.interrupted) == (12, False)
         assert store.league_done(prepared.league_id) == set(range(12))
         assert len(store.list_games(limit=100)) == 12
-    assert bot_processes() == [], "every bot process was stopped"
+    assert bot_processes(tmp_path) == [], "every bot process was stopped"
 
 
 def test_an_interrupted_league_resumes_exactly_where_it_stopped(tmp_path):
@@ -77,7 +104,7 @@ def test_an_interrupted_league_resumes_exactly_where_it_stopped(tmp_path):
         )
         assert first.interrupted and first.played == 5
         assert store.league_done(store.find_league(spec.name).id) == set(seen)
-    assert bot_processes() == [], "Ctrl-C stops the workers and their bots"
+    assert bot_processes(tmp_path) == [], "Ctrl-C stops the workers and their bots"
     with open_store(db, create=True) as store:
         again = prepare_league(spec, store, log_dir=None)
         assert [t.index for t in again.pending] == sorted(set(range(12)) - set(seen))
@@ -164,22 +191,10 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
     """A real SIGINT to a real `arena league run` process with two workers."""
     import signal
     import subprocess
-    import sys
     import time
 
     league, db = write_league(tmp_path, games=60), tmp_path / "arena.db"
-    command = [
-        sys.executable,
-        "-m",
-        "arena",
-        "league",
-        "run",
-        str(league),
-        "--db",
-        str(db),
-        "--workers",
-        "2",
-    ]
+    command = league_command(league, db, workers=2)
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     deadline = time.monotonic() + 60
     recorded = 0
@@ -198,7 +213,7 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
     text = output.decode()
     assert proc.returncode == 130, text
     assert "Stopped:" in text and "run the same command again" in text
-    assert bot_processes() == []
+    assert bot_processes(tmp_path) == []
     with open_store(db, create=False) as store:
         done = len(store.league_done(store.find_league("test-league").id))
         assert 3 <= done < 60
