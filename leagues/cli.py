@@ -87,9 +87,17 @@ def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Con
     except StoreError as exc:
         fail(str(exc))
     n_workers = workers or spec.workers
-    total, done = len(prepared.tasks), len(prepared.tasks) - len(prepared.pending)
+    total = len(prepared.tasks)
+    done = total - len(prepared.pending) - prepared.skipped
+    for reason in prepared.strikes.out.values():
+        out.print(f"[red]disqualified:[/] {reason}; its remaining games are not scheduled")
     if not prepared.pending:
-        out.print(f"League {spec.name!r} is complete: all {total} games are recorded in {db}.")
+        skipped = (
+            f" ({prepared.skipped} not played: disqualified entrants)" if prepared.skipped else ""
+        )
+        out.print(
+            f"League {spec.name!r} is complete: all {total} games are recorded in {db}{skipped}."
+        )
         out.print(standings_table(_standings(store, spec, total)))
         return
     out.print(
@@ -110,6 +118,12 @@ def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Con
         f"Played {summary.played} game(s) in {summary.elapsed_s:.1f} s ({rate:.1f} games/s), "
         f"{summary.faults} seat fault(s)."
     )
+    for reason in summary.struck_out:
+        out.print(f"[red]disqualified (strikes):[/] {reason}; its remaining games were dropped")
+    if summary.skipped:
+        out.print(
+            f"{summary.skipped} scheduled game(s) were not played: they seat disqualified entrants."
+        )
     if summary.interrupted:
         out.print(
             f"[yellow]Stopped: {summary.already_done + summary.played} of {total} games are recorded; "

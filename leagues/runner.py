@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.manifest import load_bot
@@ -19,6 +19,7 @@ from arena.store import Store
 from leagues.execution import GamePlan, make_executor
 from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import LeagueSpec
+from leagues.strikes import StrikeBook
 from leagues.tasks import GameTask
 
 
@@ -36,10 +37,14 @@ class RunSummary:
     """Seats that faulted in this run's games."""
     interrupted: bool = False
     elapsed_s: float = 0.0
+    struck_out: list[str] = field(default_factory=list)
+    """Why each entrant disqualified during this run was struck out."""
+    skipped: int = 0
+    """Games never to be played: they seat a disqualified entrant."""
 
     @property
     def remaining(self) -> int:
-        return self.scheduled - self.already_done - self.played
+        return self.scheduled - self.already_done - self.played - self.skipped
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,12 @@ class PreparedLeague:
     league_id: int
     tasks: list[GameTask]
     pending: list[GameTask]
+    """Not yet played, and playable (no disqualified entrant)."""
     plan: GamePlan
+    strikes: StrikeBook
+    """Games and faults per entrant so far, and who is out."""
+    skipped: int = 0
+    """Unplayed games that seat an entrant disqualified earlier."""
 
 
 def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> PreparedLeague:
@@ -75,8 +85,18 @@ def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> P
         game_id_prefix=f"{fingerprint}",
         log_dir=log_dir,
     )
-    pending = [task for task in tasks if task.index not in done]
-    return PreparedLeague(spec, league.id, tasks, pending, plan)
+    strikes = StrikeBook(spec.disqualify_above, spec.strike_after)
+    strikes.out.update(store.league_disqualified(league.id))
+    faults_by_task: dict[int, list[tuple[int, str]]] = {}
+    for task_index, seat, fault in store.league_seat_faults(league.id):
+        faults_by_task.setdefault(task_index, []).append((seat, fault))
+    for task_index, seat_faults in faults_by_task.items():
+        strikes.count(tasks[task_index], seat_faults)
+    unplayed = [task for task in tasks if task.index not in done]
+    pending = [task for task in unplayed if strikes.playable(task)]
+    return PreparedLeague(
+        spec, league.id, tasks, pending, plan, strikes, skipped=len(unplayed) - len(pending)
+    )
 
 
 def run_league(
@@ -88,17 +108,26 @@ def run_league(
 ) -> RunSummary:
     """Play the pending games, storing each as it finishes. Ctrl-C stops the run cleanly:
     finished games are kept, the games in progress are abandoned (a rerun plays them)."""
-    summary = RunSummary(
-        scheduled=len(prepared.tasks), already_done=len(prepared.tasks) - len(prepared.pending)
-    )
+    done = len(prepared.tasks) - len(prepared.pending) - prepared.skipped
+    summary = RunSummary(scheduled=len(prepared.tasks), already_done=done)
+    strikes = prepared.strikes
     started = time.monotonic()
     executor = make_executor(prepared.plan, workers)
-    results = executor.run(prepared.pending)
+    # Filtered as tasks are handed out, so a strike takes effect for every game not yet begun.
+    results = executor.run(task for task in prepared.pending if strikes.playable(task))
     try:
         for task, record in results:
             store.save_game(record, (prepared.league_id, task.index))
             summary.played += 1
             summary.faults += sum(seat.fault != "ok" for seat in record.seats)
+            for entrant in strikes.add(task, record):
+                label = prepared.spec.entrants[entrant].label
+                games, faults = strikes.games[entrant], strikes.faults[entrant]
+                store.disqualify(
+                    prepared.league_id, entrant=entrant, label=label, games=games, faults=faults
+                )
+                strikes.out[entrant] = f"{label} faulted in {faults} of {games} games"
+                summary.struck_out.append(strikes.out[entrant])
             if on_record is not None:
                 on_record(task, record)
     except KeyboardInterrupt:
@@ -106,4 +135,13 @@ def run_league(
     finally:
         results.close()  # stops the workers and their bots, whatever happened
         summary.elapsed_s = time.monotonic() - started
+    summary.skipped = prepared.skipped + sum(
+        1
+        for task in prepared.pending
+        if not strikes.playable(task) and not _stored(store, prepared, task)
+    )
     return summary
+
+
+def _stored(store: Store, prepared: PreparedLeague, task: GameTask) -> bool:
+    return store.has_game(prepared.plan.game_id(task))

@@ -37,6 +37,10 @@ The whole format (paths are relative to the folder holding the league file)::
 
     [faults]
     policy = "substitute"           # or "abort" (arena.referee.FaultPolicy)
+    disqualify_above = 0.5          # strikes (default: off): an entrant that faulted in more
+                                    # than this share of its games is disqualified and no
+                                    # longer scheduled
+    strike_after = 5                # ...once it has played at least this many games
 
 No other key is accepted: a typo is an error that suggests the closest known key.
 Bot directories are checked with arena.manifest.load_bot (bot.toml only; nothing is started).
@@ -75,7 +79,7 @@ TOP_KEYS = (
     "faults",
 )
 TIME_KEYS = ("decision_ms", "bank_ms", "startup_ms")
-FAULT_KEYS = ("policy",)
+FAULT_KEYS = ("policy", "disqualify_above", "strike_after")
 ENTRY_KEYS = ("path", "copies")
 MAX_SEED = 2**63 - 1
 
@@ -147,6 +151,11 @@ class LeagueSpec:
     """The clock every seat plays under."""
     fault_policy: FaultPolicy = FaultPolicy.SUBSTITUTE
     """What a game does when a seat faults."""
+    disqualify_above: float | None = None
+    """Strikes: an entrant that faulted in more than this share of its league games is
+    disqualified and no longer scheduled (None: never)."""
+    strike_after: int = 5
+    """Games an entrant must have played before it can be disqualified."""
 
     @property
     def entrants(self) -> tuple[Entrant, ...]:
@@ -230,6 +239,8 @@ class _Parser:
             options=self.options(game),
             time=self.time_control(),
             fault_policy=self.fault_policy(),
+            disqualify_above=self.disqualify_above(),
+            strike_after=self.integer_in("faults", "strike_after", 5, 1, "strike_after = 5"),
         )
 
     # -- errors ----------------------------------------------------------------------------
@@ -581,6 +592,29 @@ class _Parser:
                 "policy",
             )
         return FaultPolicy(value)
+
+    def disqualify_above(self) -> float | None:
+        value = self.table("faults").get("disqualify_above")
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
+            raise self.fail(
+                f"disqualify_above = {_toml(value)} is not a share of games; use a number from 0 "
+                "to below 1, e.g. disqualify_above = 0.5 (more than half the games faulted)",
+                "faults",
+                "disqualify_above",
+            )
+        return float(value)
+
+    def integer_in(self, table: str, key: str, default: int, minimum: int, example: str) -> int:
+        value = self.table(table).get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise self.fail(
+                f"{key} = {_toml(value)} must be a whole number of at least {minimum}, e.g. {example}",
+                table,
+                key,
+            )
+        return value
 
 
 def _labels(entries: list[_Entry], manifests: list[BotManifest]) -> list[str]:

@@ -95,6 +95,46 @@ def league_seats(db: Database, league_id: int) -> Iterator[dict[str, Any]]:
     )
 
 
+def seat_faults(db: Database, league_id: int) -> Iterator[tuple[int, int, str]]:
+    """(task index, seat, fault) for every seat of the league's stored games."""
+    for row in db.execute(
+        "SELECT lg.task, s.seat, s.fault FROM league_games lg JOIN seats s ON s.game_id = "
+        "lg.game_id WHERE lg.league_id = ?",
+        [league_id],
+    ):
+        yield row[0], row[1], row[2]
+
+
+def disqualify(
+    db: Database, league_id: int, *, entrant: int, label: str, games: int, faults: int
+) -> None:
+    """Record that an entrant is struck out of the league (idempotent)."""
+    with write_transaction(db):
+        db.execute(
+            "INSERT OR IGNORE INTO league_disqualified (league_id, entrant, label, games, faults, at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                league_id,
+                entrant,
+                label,
+                games,
+                faults,
+                datetime.now(UTC).isoformat(timespec="seconds"),
+            ],
+        )
+
+
+def disqualified(db: Database, league_id: int) -> dict[int, str]:
+    """Entrant index -> why it was disqualified, for the league."""
+    return {
+        row[0]: f"{row[1]} faulted in {row[3]} of {row[2]} games"
+        for row in db.execute(
+            "SELECT entrant, label, games, faults FROM league_disqualified WHERE league_id = ?",
+            [league_id],
+        )
+    }
+
+
 def _by_name(db: Database, name: str) -> LeagueRow | None:
     rows = list(
         db.query(

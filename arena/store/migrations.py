@@ -146,6 +146,23 @@ def m003_seat_cpu(db: Database) -> None:
     db.execute("ALTER TABLE seats ADD COLUMN cpu_ms REAL")
 
 
+@migrations()
+def m004_league_strikes(db: Database) -> None:
+    db.execute(
+        """
+        CREATE TABLE league_disqualified (
+            league_id INTEGER NOT NULL REFERENCES leagues (id),
+            entrant INTEGER NOT NULL,          -- index into the league's entrants
+            label TEXT NOT NULL,
+            games INTEGER NOT NULL,            -- league games it had played
+            faults INTEGER NOT NULL,           -- of which it faulted in
+            at TEXT NOT NULL,
+            PRIMARY KEY (league_id, entrant)
+        ) STRICT
+        """
+    )
+
+
 def known_names() -> list[str]:
     """The migrations this version of arena knows, in order."""
     with Database(memory=True) as empty:  # everything is pending on an empty database

@@ -80,6 +80,25 @@ class Store:
         with translate_errors(self.path):
             return leagues.done_tasks(self.db, league_id)
 
+    def league_seat_faults(self, league_id: int) -> list[tuple[int, int, str]]:
+        """(task index, seat, fault) for every seat of the league's stored games."""
+        with translate_errors(self.path):
+            return list(leagues.seat_faults(self.db, league_id))
+
+    def disqualify(
+        self, league_id: int, *, entrant: int, label: str, games: int, faults: int
+    ) -> None:
+        """Strike an entrant out of a league (see leagues.strikes)."""
+        with translate_errors(self.path):
+            leagues.disqualify(
+                self.db, league_id, entrant=entrant, label=label, games=games, faults=faults
+            )
+
+    def league_disqualified(self, league_id: int) -> dict[int, str]:
+        """Entrant index -> why it was disqualified."""
+        with translate_errors(self.path):
+            return leagues.disqualified(self.db, league_id)
+
     def league_seats(self, league_id: int) -> list[dict[str, Any]]:
         """Every seat of the league's stored games, in save order (see store.leagues)."""
         with translate_errors(self.path):

@@ -234,3 +234,29 @@ def test_a_second_runner_on_the_same_league_and_database_is_refused(cli, tmp_pat
     assert refused.exit_code == 1
     assert "already being run" in refused.output and "resumes the league" in refused.output
     assert cli("league", "run", league, "--db", db).exit_code == 0, "free again once released"
+
+
+def test_a_bot_that_keeps_faulting_is_struck_out_and_no_longer_scheduled(tmp_path, make_bot, cli):
+    crasher = make_bot("crash", 1)
+    path = tmp_path / "strikes.toml"
+    path.write_text(
+        'name = "strikes"\ngame = "corruption"\n'
+        f'bots = ["{crasher}", {{path = "{ROOT / "bots" / "random"}", copies = 3}}]\n'
+        "table_size = 3\ngames = 24\nseed = 3\n"
+        "[faults]\ndisqualify_above = 0.5\nstrike_after = 3\n"
+    )
+    db = tmp_path / "arena.db"
+    first = cli("league", "run", path, "--db", db)
+    assert first.exit_code == 0, first.output
+    assert "disqualified (strikes): fake-crash faulted in 3 of 3 games" in first.output
+    with open_store(db, create=False) as store:
+        league = store.find_league("strikes")
+        assert list(store.league_disqualified(league.id)) == [0]
+        played = store.league_done(league.id)
+        tasks = build_schedule(load_league(path))
+        with_crasher = [t.index for t in tasks if 0 in t.seating]
+        assert len([t for t in with_crasher if t in played]) == 3, "no game of it after the third"
+        assert all(t.index in played for t in tasks if 0 not in t.seating), "the others play on"
+    again = cli("league", "run", path, "--db", db)
+    assert again.exit_code == 0
+    assert "disqualified:" in again.output and "is complete" in again.output
