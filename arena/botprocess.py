@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.faults import BotCrashed, BotError, BotProtocolError, BotStartFailed, BotTimeout, Fault
-from arena.limits import DEFAULT_LIMITS, Limits, clean_environment, cpu_seconds
+from arena.limits import DEFAULT_LIMITS, Limits, PidsCgroup, clean_environment, cpu_seconds
 from arena.manifest import BotManifest
 from protocol import codec, messages
 
@@ -60,6 +60,7 @@ class BotProcess:
         self._log_path: Path | None = None
         self._log_file: Any = None
         self._log_written = 0
+        self._cgroup: PidsCgroup | None = None
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -80,6 +81,7 @@ class BotProcess:
         """Start the process and do the handshake within timeout_s; raises BotError."""
         self._reset_buffers()
         self.set_log(self._default_log_path())
+        self._cgroup = PidsCgroup.create(self.limits.processes)
         try:
             self._proc = subprocess.Popen(
                 self.manifest.command,
@@ -90,9 +92,11 @@ class BotProcess:
                 start_new_session=True,  # its own process group: a kill takes its children too
                 bufsize=0,
                 env=clean_environment(str(self.manifest.directory)),
-                preexec_fn=self.limits.preexec(),
+                preexec_fn=self.limits.preexec(self._cgroup),
             )
         except OSError as exc:
+            if self._cgroup is not None:
+                self._cgroup.kill_all()
             raise BotStartFailed(
                 f"cannot run {' '.join(self.manifest.command)!r} in {self.manifest.directory}: "
                 f"{exc.strerror or exc}; check `command` in bot.toml"
@@ -143,6 +147,9 @@ class BotProcess:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if self._cgroup is not None:
+            self._cgroup.kill_all()  # also what left the process group (setsid, double fork)
+            self._cgroup = None
         try:
             code = proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL did not take

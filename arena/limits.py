@@ -12,6 +12,7 @@ import os
 import resource
 import signal
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,8 +35,9 @@ class Limits:
     file_size_mib: int = 64
     """Largest file the bot may write (RLIMIT_FSIZE): past it, writes fail with SIGXFSZ."""
 
-    def preexec(self) -> Callable[[], None]:
-        """A function for subprocess's preexec_fn that applies these limits in the child."""
+    def preexec(self, cgroup: PidsCgroup | None = None) -> Callable[[], None]:
+        """A function for subprocess's preexec_fn that applies these limits in the child
+        (and moves it into its pids cgroup, if it has one)."""
         pairs = [
             (resource.RLIMIT_CPU, self.cpu_s),
             (resource.RLIMIT_AS, self.memory_mib * MIB),
@@ -47,6 +49,8 @@ class Limits:
 
         def apply() -> None:
             die_with_parent(signal.SIGKILL)
+            if cgroup is not None:
+                cgroup.join()
             for kind, value in pairs:
                 if kind != resource.RLIMIT_CORE and value <= 0:
                     continue
@@ -97,3 +101,80 @@ def cpu_seconds(pid: int) -> float | None:
     # after the command name: state is field 3, so utime..cstime (14..17) are [11:15]
     ticks = sum(int(value) for value in fields[11:15])
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+class PidsCgroup:
+    """A cgroup (v1 pids controller) of one bot: caps how many processes it may have at once,
+    which binds even root (RLIMIT_NPROC does not), and holds every process the bot starts, so
+    all of them can be killed even if they left its process group. Linux only; where the
+    controller is not writable, `create` returns None and only the rlimits apply."""
+
+    ROOT = "/sys/fs/cgroup/pids"
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    @classmethod
+    def available(cls) -> bool:
+        return os.access(cls.ROOT, os.W_OK)
+
+    @classmethod
+    def create(cls, max_pids: int) -> PidsCgroup | None:
+        if max_pids <= 0 or not cls.available():
+            return None
+        path = os.path.join(cls.ROOT, "arena", f"bot-{os.getpid()}-{os.urandom(4).hex()}")
+        try:
+            os.makedirs(path)
+            with open(os.path.join(path, "pids.max"), "w") as limit:
+                limit.write(str(max_pids))
+        except OSError:
+            return None
+        return cls(path)
+
+    def join(self) -> None:
+        """Move the calling process into the cgroup (called in the child before exec)."""
+        with open(os.path.join(self.path, "cgroup.procs"), "w") as procs:
+            procs.write(str(os.getpid()))
+
+    def pids(self) -> list[int]:
+        try:
+            with open(os.path.join(self.path, "cgroup.procs")) as procs:
+                return [int(line) for line in procs if line.strip()]
+        except OSError:
+            return []
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the cgroup, until it is empty (a fork bomb may still be
+        forking while we kill), then remove it."""
+        for _ in range(100):
+            pids = self.pids()
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        for _ in range(50):
+            try:
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.01)  # killed processes take a moment to leave the cgroup
+
+
+def protections() -> list[str]:
+    """What containment is active on this machine, in words (reported at start-up)."""
+    active = [
+        "rlimits (CPU, memory, files, file size)",
+        "clean environment",
+        "own process group",
+        "killed with the referee (parent-death signal)",
+    ]
+    if PidsCgroup.available():
+        active.append("process cap and kill-all via the pids cgroup")
+    else:
+        active.append("no pids cgroup here: the process cap relies on RLIMIT_NPROC (not for root)")
+    return active

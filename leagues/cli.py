@@ -24,6 +24,7 @@ from arena.cli.common import (
     open_db,
     table,
 )
+from arena.limits import protections
 from arena.store import LeagueChanged, Store, StoreError
 from leagues.execution import WorkerFailed
 from leagues.lock import LeagueBusy, league_lock
@@ -105,6 +106,7 @@ def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Con
         + (f" ({done} already recorded, resuming)" if done else "")
         + f" · {n_workers} worker(s) · recording to {db}"
     )
+    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
     try:
         with LeagueProgress(out, name=spec.name, total=total, done=done) as progress:
             summary = run_league(prepared, store, workers=n_workers, on_record=progress.update)

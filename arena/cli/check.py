@@ -20,6 +20,7 @@ from arena.cli.common import (
     resolve_bots,
     resolve_game,
 )
+from arena.limits import protections
 from arena.referee import TimeControl
 
 
@@ -68,6 +69,8 @@ def check(
         f"Checking [bold]{bot.name}[/] {bot.version} ({bot.directory}) on {game.title}: "
         f"{games} game(s) at {table_size} seats, base seed {base_seed}"
     )
+
+    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
 
     def show(index: int, record, seat: int) -> None:  # type: ignore[no-untyped-def]
         mine = record.seats[seat]

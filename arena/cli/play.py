@@ -24,6 +24,7 @@ from arena.cli.common import (
     resolve_options,
     table,
 )
+from arena.limits import protections
 from arena.match import MatchPlan, play_match
 from arena.record import GameRecord
 from arena.referee import FaultPolicy, TimeControl
@@ -96,6 +97,7 @@ def play(
         f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
         f"base seed {base_seed} · recording to {db}"
     )
+    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
     records: list[GameRecord] = []
 
     def record_game(index: int, record: GameRecord) -> None:

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from arena.limits import DEFAULT_LIMITS, PidsCgroup
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.referee import TimeControl, play_game
@@ -77,3 +78,27 @@ def test_in_process_bots_report_no_cpu_of_their_own():
     bots = [Entrant(BotIdentity("r", "", "-"), InProcessBot(random_decider(s))) for s in range(3)]
     record = play_game(GAME, bots, seed=1, options={})
     assert all(seat.cpu_ms is None for seat in record.seats)
+
+
+def processes_in(folder) -> list[int]:
+    """Processes whose working directory is the bot's folder."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.readlink(f"/proc/{pid}/cwd").startswith(str(folder)):
+                    found.append(int(pid))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not PidsCgroup.available(), reason="needs a writable pids cgroup (Linux, root)")
+def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path):
+    bomb = make_bot("forkbomb")
+    record = play([bomb, make_bot("good"), make_bot("good", name="g2")], tmp_path)
+    assert record.status == "complete"
+    logs = "".join(p.read_text() for p in tmp_path.rglob("*.log"))
+    forked = int(next(line for line in logs.splitlines() if line.startswith("forked")).split()[1])
+    assert 0 < forked < DEFAULT_LIMITS.processes, f"the cap holds even for root: {forked} forks"
+    assert processes_in(bomb) == [], "children that left the process group were killed too"

@@ -24,6 +24,8 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   hog         at request N allocates 8 GiB (past the memory limit), then answers
   bigfile     at request N writes a 200 MiB file into its directory, then answers
   env         writes its environment variable names to stderr at start
+  forkbomb    at request N forks children (each leaving the process group with setsid) until
+              forking fails, logs how many, then answers
   chatty      sends an unsolicited message when a game starts, before being asked anything
   bytes       answers request N with the raw bytes of the file named by FAKEBOT_BYTES
               (given as its third argument), whatever they are
@@ -127,6 +129,20 @@ for line in sys.stdin:
                 sys.stdout.buffer.write(raw.read())
             sys.stdout.flush()
             time.sleep(3600)
+        elif mode == "forkbomb":
+            children = 0
+            while children < 10000:
+                try:
+                    pid = os.fork()
+                except OSError:
+                    break
+                if pid == 0:
+                    os.setsid()
+                    time.sleep(3600)
+                    os._exit(0)
+                children += 1
+            sys.stderr.write(f"forked {children}\n")
+            sys.stderr.flush()
         elif mode == "burn":
             end = time.process_time() + 0.3
             while time.process_time() < end:
