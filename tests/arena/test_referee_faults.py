@@ -119,3 +119,32 @@ def test_no_process_outlives_the_lineup(make_bot, tmp_path):
     # the sleeping grandchild of the 'child' bot was in the bot's process group: gone
     out = os.popen("ps -eo args").read()
     assert "time.sleep(3600)" not in out
+
+
+def test_no_file_handle_or_process_is_left_behind_by_hostile_bots(make_bot, tmp_path):
+    """Count the referee's open file descriptors and its child processes before and after
+    a match against the worst of the hostile bots."""
+
+    def open_fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    def children() -> list[str]:
+        return [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()]
+
+    before_fds, before_children = open_fds(), children()
+    for modes in (
+        ["child", "close", "bigline"],
+        ["stderr", "crash", "sleep"],
+        ["chatty", "garbage", "twice"],
+    ):
+        play([make_bot(m, 1) for m in modes], tmp_path=tmp_path)
+    assert open_fds() == before_fds, "every pipe and log file was closed"
+    assert children() == before_children, "every bot process was reaped"
+
+
+def _parent(pid: str) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return int(stat.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
