@@ -1,0 +1,192 @@
+"""intrigue-shark: an Intrigue heuristic that takes the money and breaks its word when it pays.
+
+As an owner it accepts every bribe, demands as much as the applicant can pay (its cash is
+tracked from the public events), then places every admitted scholar in the LOWEST free
+section whatever was asked, saving the high sections for later, dearer conflicts; a
+newcomer that paid at least as much as the incumbent replaces it. As an applicant it makes
+lowball offers with grand promises and always asks for the best section; it remembers, from
+the public ``placed`` events (asked_section vs given_section), which owners keep their word,
+and pays more to those who do and next to nothing to those who don't. Where it sends its
+scholars follows the same memory: high sections at owners who keep their word.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.legal import default_action
+from protocol.sdk import run
+from protocol.sdk_intrigue import (
+    UNIT,
+    Memory,
+    Table,
+    choose_send,
+    choose_winner,
+    clamp_amount,
+    floor_unit,
+    safe,
+)
+
+NAME = "intrigue-shark"
+VERSION = "1.0"
+
+PROMISES = (
+    "Give me the best hall and my house is yours: double next turn, never a scholar against you.",
+    "Seat me high and I will owe you for the whole game. My word is gold.",
+    "The finest section, please: I always repay a friend twice over.",
+)
+
+TRUSTED_RATE = 0.1
+"""Share of a section's worth offered to an owner that keeps its word (scaled by trust)."""
+TRUST_THRESHOLD = 0.6
+"""Below this trust an owner gets nothing for a section it would not give anyway."""
+CONFLICT_RATE = 0.15
+"""Share offered when admission itself is at stake (scaled by trust, with a floor)."""
+CONFLICT_LIMIT = 0.3
+"""The most (as a share of the worth) paid to outbid a rival or to meet a demand."""
+CASH_SHARE = 0.35
+"""Never more than this share of one's cash on one negotiation."""
+
+
+# -- shark -------------------------------------------------------------------------------------
+
+
+class Shark:
+    """One seat's player: a Memory across the games of a match, the policy below."""
+
+    def __init__(self) -> None:
+        self.memory = Memory()
+        self.decide = safe(self._decide, NAME)
+
+    # hooks (SDK signatures: hook(game, body))
+    def on_game_start(self, game: Any, view: dict[str, Any]) -> None:
+        self.memory.new_game()
+
+    def on_event(self, game: Any, event: dict[str, Any]) -> None:
+        self.memory.on_event(event)
+
+    def _decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        kind = (view.get("decision") or {}).get("kind")
+        if kind == "offer":
+            return self.offer(view, legal)
+        options = legal.get("options") or []
+        if kind == "answer":
+            return self.answer(view, options)
+        if kind == "pay":
+            return self.pay(view, options)
+        if kind == "place":
+            return {"section": min(o["section"] for o in options)}
+        if kind == "choose":
+            table = Table(view)
+            return {"scholar": choose_winner(table, self.memory, [o["scholar"] for o in options])}
+        if kind == "keep_or_replace":
+            return self.keep_or_replace(view, options)
+        if kind == "send":
+            return choose_send(view, options, self.memory)
+        return default_action(legal)
+
+    # -- as an applicant --
+
+    def offer(self, view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:
+        table = Table(view)
+        negotiation = view.get("negotiation") or {}
+        owner = negotiation.get("palace", table.owner())
+        fields = legal["fields"]
+        amount_field = fields["amount"]
+        if amount_field["max"] <= amount_field["min"]:
+            return {"amount": amount_field["min"]}
+        step = negotiation.get("step")
+        choices = fields.get("section", {}).get("options", [None])
+        if negotiation.get("role") == "incumbent" or step == "internal":
+            section = table.internal_section(negotiation.get("type", ""))
+        else:
+            free = table.free(owner)
+            section = max(free) if free else None  # always ask for the best
+        if section not in choices:
+            section = None
+        worth = (section or 0) * table.incomes_if_placed_now(table.me, owner)
+        trust = self.memory.trust(owner)
+        if step == "no-conflict":
+            # admission is certain: only a word-keeper's section is worth paying for
+            amount = TRUSTED_RATE * worth * trust if trust >= TRUST_THRESHOLD else 0
+        else:
+            amount = CONFLICT_RATE * worth * (0.4 + 0.6 * trust)
+            beat = self.rivals_paid(table, negotiation) + UNIT
+            if amount < beat <= CONFLICT_LIMIT * worth:
+                amount = beat
+        amount = min(floor_unit(amount), floor_unit(CASH_SHARE * (view.get("cash") or 0)))
+        action: dict[str, Any] = {"amount": clamp_amount(amount, amount_field)}
+        if section is not None:
+            action["section"] = section
+        promise = PROMISES[(table.round + owner) % len(PROMISES)]
+        action["promise"] = promise[: fields.get("promise", {}).get("max_length", 140)]
+        return action
+
+    @staticmethod
+    def rivals_paid(table: Table, negotiation: dict[str, Any]) -> int:
+        step, type_ = negotiation.get("step"), negotiation.get("type")
+        if step == "no-conflict":
+            return 0
+        return max(
+            (
+                int(d.get("paid") or 0)
+                for d in table.deals
+                if d.get("step") == step
+                and d.get("type") == type_
+                and d.get("applicant") != table.me
+            ),
+            default=0,
+        )
+
+    def pay(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        """The offer, unless a conflict is at stake and the demand is still a bargain."""
+        table = Table(view)
+        negotiation = view.get("negotiation") or {}
+        demand, offer = options[0], options[-1]
+        if negotiation.get("step") == "no-conflict":
+            return offer
+        owner = negotiation.get("palace", table.owner())
+        section = negotiation.get("section") or 0
+        worth = section * table.incomes_if_placed_now(table.me, owner)
+        cash = view.get("cash") or 0
+        if demand["pay"] <= CONFLICT_LIMIT * worth and demand["pay"] <= CASH_SHARE * cash:
+            return demand
+        return offer
+
+    # -- as an owner --
+
+    def answer(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        """Demand all the applicant has (up to the cap): an unaffordable demand costs nothing,
+        the applicant then pays its offer."""
+        negotiation = view.get("negotiation") or {}
+        offer = int(negotiation.get("offer") or 0)
+        cash = self.memory.cash_of(negotiation.get("applicant", -1))
+        demand = max(offer + UNIT, min(offer + 20 * UNIT, floor_unit(cash)))
+        wanted = {"demand": demand}
+        return wanted if wanted in options else {"accept": True}
+
+    def keep_or_replace(self, view: dict[str, Any], options: list[dict[str, Any]]) -> Any:
+        """Replace when the newcomer paid at least as much as the incumbent's owner."""
+        table = Table(view)
+        keep = next(o for o in options if "keep" in o)
+        newcomers = [o["replace_with"] for o in options if "replace_with" in o]
+        if not newcomers:
+            return keep
+        best = choose_winner(table, self.memory, newcomers)
+        if table.paid(best) >= table.paid(keep["keep"]):
+            return {"replace_with": best}
+        return keep
+
+
+PLAYER = Shark()
+decide = PLAYER.decide
+
+
+if __name__ == "__main__":
+    run(
+        PLAYER.decide,
+        name=NAME,
+        version=VERSION,
+        on_game_start=PLAYER.on_game_start,
+        on_event=PLAYER.on_event,
+    )

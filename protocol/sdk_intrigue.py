@@ -1,0 +1,279 @@
+"""Helpers for Python bots that play Intrigue (stdlib only, like the SDK).
+
+Reading a view (`Table`), following the public money and who keeps their word from the
+events (`Memory`: every seat's cash to within the bank's minimum bribes; asked vs given
+sections), amounts in the game's units, a scoring of where to send a scholar, and `safe`,
+which makes a decide function total. Used by the bundled bots intrigue-honest and
+intrigue-shark; see protocol/games/intrigue.md for the views and events they read.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import Any
+
+from protocol.legal import default_action, why_illegal
+
+ROUNDS = 5
+"""Rounds in a game (then a final income)."""
+SEND_ROUNDS = 4
+"""Rounds in which scholars are sent."""
+UNIT = 1000
+"""Every amount of money is a multiple of this."""
+START_CASH = 32_000
+"""Each seat's cash at the start."""
+
+INTERNAL_SEND = 0.5
+"""Sending into an internal conflict: the share of the incumbent's section expected (the
+conflict may be lost, and bribes are paid), split among the applicants."""
+EXTERNAL_SEND = 0.7
+"""Sending into an external conflict: the same, for a free section."""
+INTERFERENCE = 0.08
+"""Chance that one rival send lands on the same type and palace before its owner receives."""
+SPREAD = 600
+"""Ducats of expected income given up to avoid another scholar at a palace that holds mine."""
+
+
+def floor_unit(amount: float) -> int:
+    return max(0, int(amount) // UNIT * UNIT)
+
+
+def ceil_unit(amount: float) -> int:
+    return max(0, -(-int(amount) // UNIT) * UNIT)
+
+
+class Memory:
+    """What the public events tell: everybody's cash and who keeps their word."""
+
+    def __init__(self) -> None:
+        self.kept_total = 0
+        """Across games: placements that gave the asked section when it was free."""
+        self.tested_total = 0
+        """Across games: placements where the asked section was free."""
+        self.new_game()
+
+    def new_game(self) -> None:
+        self.cash: dict[int, int] = {}
+        self.kept: dict[int, list[int]] = {}
+        """Owner seat -> [kept, tested] this game."""
+        self.occupied: dict[tuple[int, int], int] = {}
+        """(palace, section) -> scholar inside."""
+
+    def cash_of(self, seat: int) -> int:
+        return self.cash.get(seat, START_CASH)
+
+    def trust(self, owner: int) -> float:
+        """How likely the owner is to give the section asked for (Beta prior from all games)."""
+        prior = (self.kept_total + 1) / (self.tested_total + 2)
+        kept, tested = self.kept.get(owner, [0, 0])
+        return (kept + 2 * prior) / (tested + 2)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "start-player":
+            self.new_game()
+        elif kind == "income":
+            seat = event["seat"]
+            self.cash[seat] = self.cash_of(seat) + int(event.get("amount") or 0)
+        elif kind == "negotiated":
+            paid = int(event.get("paid") or 0)
+            palace, applicant = event["palace"], event["applicant"]
+            if not event.get("paid_by_bank"):
+                self.cash[applicant] = self.cash_of(applicant) - paid
+            self.cash[palace] = self.cash_of(palace) + paid
+        elif kind == "placed":
+            palace, asked, given = (
+                event["palace"],
+                event.get("asked_section"),
+                event["given_section"],
+            )
+            if (
+                not event.get("forced")
+                and asked is not None
+                and (palace, asked) not in self.occupied
+            ):
+                record = self.kept.setdefault(palace, [0, 0])
+                record[1] += 1
+                self.tested_total += 1
+                if given == asked:
+                    record[0] += 1
+                    self.kept_total += 1
+            self.occupied[(palace, given)] = event["scholar"]
+        elif kind == "exiled" and event.get("reason") == "replaced":
+            for key, scholar in list(self.occupied.items()):
+                if scholar == event["scholar"]:
+                    del self.occupied[key]
+
+
+class Table:
+    """Questions about the view."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.me: int = view["seat"]
+        self.players: int = view["players"]
+        self.round: int = view.get("round") or 1
+        self.start: int = view.get("start_player") or 0
+        self.palaces: list[dict[str, Any]] = view["palaces"]
+        self.deals: list[dict[str, Any]] = view.get("deals") or []
+
+    def pos(self, seat: int) -> int:
+        return (seat - self.start) % self.players
+
+    def owner(self) -> int:
+        """Whose turn it is (the palace receiving)."""
+        turn = self.view.get("turn")
+        decision = self.view.get("decision") or {}
+        return decision.get("palace", turn if turn is not None else self.me)
+
+    def incomes_if_placed_now(self, applicant: int, owner: int) -> int:
+        """Incomes a scholar placed during owner's current turn earns its applicant."""
+        later = 1 if self.pos(applicant) > self.pos(owner) else 0
+        return max(1, ROUNDS - self.round + 1 + later)
+
+    def incomes_if_sent_now(self) -> int:
+        """Incomes of a scholar sent this turn, placed at its owner's next turn."""
+        return max(1, ROUNDS + 1 - self.round)
+
+    def free(self, palace: int) -> list[int]:
+        return [s["value"] for s in self.palaces[palace]["sections"] if s["scholar"] is None]
+
+    def inside(self, palace: int) -> dict[str, tuple[int, dict[str, Any]]]:
+        """type -> (section, scholar)."""
+        return {
+            s["scholar"]["type"]: (s["value"], s["scholar"])
+            for s in self.palaces[palace]["sections"]
+            if s["scholar"] is not None
+        }
+
+    def deal(self, scholar: int) -> dict[str, Any] | None:
+        for deal in self.deals:
+            if deal.get("scholar") == scholar:
+                return deal
+        return None
+
+    def paid(self, scholar: int) -> int:
+        deal = self.deal(scholar)
+        return int((deal or {}).get("paid") or 0)
+
+    def internal_section(self, type_: str) -> int | None:
+        receiving = self.view.get("receiving") or {}
+        for conflict in receiving.get("internal") or []:
+            if conflict.get("type") == type_:
+                return conflict.get("section")
+        return None
+
+    def between(self, palace: int) -> int:
+        """Players sending before palace's owner next receives (not me, not the owner)."""
+        mine, theirs = self.pos(self.me), self.pos(palace)
+        if theirs > mine:
+            return theirs - mine - 1
+        after_me = self.players - mine - 1
+        return after_me if self.round >= SEND_ROUNDS else after_me + theirs
+
+
+def nearest(free: list[int], wanted: int | None, fallback_low: bool = True) -> int:
+    """The free section closest to the wanted one (the lower on a tie); lowest (or highest)
+    free when nothing was asked."""
+    if wanted is None:
+        return min(free) if fallback_low else max(free)
+    return min(free, key=lambda s: (abs(s - wanted), s))
+
+
+def clamp_amount(amount: int, field: dict[str, Any]) -> int:
+    low, high, step = field.get("min", 0), field.get("max", 0), field.get("step", UNIT) or UNIT
+    amount = max(low, min(high, amount))
+    return low + (amount - low) // step * step
+
+
+def expected_section(free: list[int], rivals: int, trust: float) -> float:
+    """The section a lone applicant may expect among free ones, with rivals admitted at the same
+    step: an owner that keeps its word gives one of the highest (all ask high), else any."""
+    if not free:
+        return 0.0
+    ordered = sorted(free, reverse=True)
+    top = ordered[: rivals + 1]
+    keep = sum(top) / len(top)
+    anyone = sum(ordered) / len(ordered)
+    return trust * keep + (1 - trust) * anyone
+
+
+def send_score(table: Table, memory: Memory, type_: str, palace: int) -> float:
+    """The income a scholar of type_ sent to palace may expect, roughly."""
+    me = table.me
+    incomes = table.incomes_if_sent_now()
+    inside = table.inside(palace)
+    waiting = table.palaces[palace].get("waiting") or []
+    same = [w for w in waiting if w["type"] == type_]
+    if any(w["owner"] == me for w in same):
+        return -1e9  # competing with myself
+    trust = memory.trust(palace)
+    sends_before = 2 * table.between(palace)
+    if type_ in inside:
+        section, incumbent = inside[type_]
+        if incumbent["owner"] == me:
+            return -1e9
+        # an internal conflict: win it perhaps, and exile a rival's scholar either way
+        return section * incomes * INTERNAL_SEND / (len(same) + 2)
+    free = table.free(palace)
+    rivals = len({w["type"] for w in waiting if w["type"] not in inside and w["type"] != type_})
+    section = expected_section(free, rivals, trust)
+    worth = section * incomes
+    if same:
+        return worth * EXTERNAL_SEND / (len(same) + 1)
+    clean = (1 - INTERFERENCE) ** sends_before
+    return worth * (clean + (1 - clean) * 0.5)
+
+
+def choose_send(view: dict[str, Any], options: list[Any], memory: Memory) -> Any:
+    table = Table(view)
+    mine_at = {p: 0 for p in range(table.players)}
+    for p, palace in enumerate(table.palaces):
+        mine_at[p] += sum(1 for w in palace.get("waiting") or [] if w["owner"] == table.me)
+        mine_at[p] += sum(
+            1 for s in palace["sections"] if s["scholar"] and s["scholar"]["owner"] == table.me
+        )
+    hand = table.palaces[table.me].get("hand") or {}
+
+    def score(option: dict[str, Any]) -> float:
+        palace, type_ = option["palace"], option["scholar"]
+        value = send_score(table, memory, type_, palace)
+        value -= SPREAD * mine_at.get(palace, 0)  # spread over the palaces
+        value += 50 * hand.get(type_, 0)  # keep the hand varied for later rounds
+        return value
+
+    return max(options, key=score)
+
+
+def choose_winner(table: Table, memory: Memory, candidates: list[int]) -> int:
+    """The highest payer; on a tie, the poorest seat (the least dangerous rival)."""
+    owner_of = {}
+    for palace in table.palaces:
+        for w in palace.get("waiting") or []:
+            owner_of[w["id"]] = w["owner"]
+    return max(
+        candidates,
+        key=lambda sid: (
+            table.paid(sid),
+            -memory.cash_of(owner_of.get(sid, sid // 8)),
+        ),
+    )
+
+
+def safe(decide_impl: Any, name: str) -> Any:
+    """Make decide total: a legal answer whatever happens (an illegal or failed answer is
+    logged to stderr under the bot's name and replaced by the default action)."""
+
+    def decide(view: dict[str, Any], legal: dict[str, Any], ctx: Any = None) -> Any:
+        try:
+            action = decide_impl(view, legal)
+            reason = why_illegal(legal, action)
+            if reason is None:
+                return action
+            print(f"{name}: illegal answer {action!r}: {reason}", file=sys.stderr)
+        except Exception:  # a bad guess must never cost the game: log it, answer the default
+            traceback.print_exc(file=sys.stderr)
+        return default_action(legal)
+
+    return decide

@@ -1,0 +1,193 @@
+"""The bundled Intrigue bots (intrigue-honest, intrigue-shark) beat random bots clearly, and have
+the characters they claim: honest keeps its word as an owner, the shark breaks it when it pays
+and pays more to owners that keep theirs (in-process, deterministic seeds).
+
+The figures over 200 games with real subprocesses are in the issue notes (`arena play`);
+these are fast regression guards on the same players, their event hooks included.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from arena.games import get_game
+from arena.inprocess import InProcessBot, random_decider
+from arena.record import BotIdentity, GameRecord
+from arena.referee import Entrant, play_game
+
+BOTS = Path(__file__).resolve().parents[2] / "bots"
+NAMES = {"h": "intrigue-honest", "s": "intrigue-shark"}
+_modules: dict[str, ModuleType] = {}
+
+
+def load(kind: str) -> ModuleType:
+    if kind not in _modules:
+        name = NAMES[kind]
+        spec = importlib.util.spec_from_file_location(
+            name.replace("-", "_"), BOTS / name / "bot.py"
+        )
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _modules[kind] = module
+    return _modules[kind]
+
+
+class HookedBot(InProcessBot):
+    """An in-process seat that feeds game_start and events to the player's SDK hooks, as
+    protocol.sdk.run does for the real process (no player: a random bot); it may also keep the
+    events it is sent (all of Intrigue's events are public)."""
+
+    def __init__(self, decide: Any, player: Any = None, log: list | None = None) -> None:
+        super().__init__(decide)
+        self.player = player
+        self.log = log
+
+    def send(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "game_start" and self.player is not None:
+            self.player.on_game_start(None, message.get("view", {}))
+        elif message.get("type") == "event":
+            if self.player is not None:
+                self.player.on_event(None, message["event"])
+            if self.log is not None:
+                self.log.append(message["event"])
+
+
+def play(
+    pattern: str, games: int, *, options: dict[str, Any] | None = None
+) -> list[tuple[str, GameRecord, list[dict[str, Any]]]]:
+    """Games at a table laid out as pattern ("h" honest, "s" shark, "r" random), seats rotating;
+    each bot seat keeps one player object across games (like a bot process in a match).
+    Returns (seats, record, events) per game."""
+    players: dict[int, Any] = {}
+    played = []
+    for index in range(games):
+        shift = index % len(pattern)
+        seats = pattern[shift:] + pattern[:shift]
+        events: list[dict[str, Any]] = []
+        entrants = []
+        for seat, kind in enumerate(seats):
+            log = events if seat == 0 else None
+            if kind == "r":
+                transport = HookedBot(random_decider(index * 10 + seat), log=log)
+            else:
+                slot = (seat + shift) % len(pattern)
+                if slot not in players:
+                    players[slot] = type(load(kind).PLAYER)()
+                transport = HookedBot(players[slot].decide, players[slot], log)
+            entrants.append(Entrant(BotIdentity(kind, "", "-"), transport))
+        record = play_game(get_game("intrigue"), entrants, seed=index, options=options or {})
+        assert all(s.fault == "ok" for s in record.seats)
+        played.append((seats, record, events))
+    return played
+
+
+def ranks_of(kind: str, played: list[tuple[str, GameRecord, list[dict[str, Any]]]]) -> list[int]:
+    return [rec.seats[s].rank for seats, rec, _ in played for s, k in enumerate(seats) if k == kind]
+
+
+def word_kept(played: list[tuple[str, GameRecord, list[dict[str, Any]]]]) -> dict[str, list[int]]:
+    """Per kind of owner: [placements giving the asked section, placements where the asked
+    section was free] (forced placements left out)."""
+    counts: dict[str, list[int]] = {}
+    for seats, _, events in played:
+        inside: dict[tuple[int, int], int] = {}
+        for event in events:
+            if event["kind"] == "exiled" and event["reason"] == "replaced":
+                inside = {k: v for k, v in inside.items() if v != event["scholar"]}
+            if event["kind"] != "placed":
+                continue
+            palace, asked = event["palace"], event["asked_section"]
+            if not event["forced"] and asked is not None and (palace, asked) not in inside:
+                tally = counts.setdefault(seats[palace], [0, 0])
+                tally[0] += event["given_section"] == asked
+                tally[1] += 1
+            inside[(palace, event["given_section"])] = event["scholar"]
+    return counts
+
+
+@pytest.mark.parametrize("kind", ["h", "s"])
+def test_each_bot_beats_three_random_bots_clearly(kind):
+    ranks = ranks_of(kind, play(kind + "rrr", 40))
+    win_rate = sum(r == 1 for r in ranks) / len(ranks)
+    # measured over 200 games: honest 96%, shark 99%
+    assert win_rate >= 0.8, f"{NAMES[kind]} win rate {win_rate:.0%}"
+    assert statistics.mean(ranks) < 1.3
+
+
+def test_honest_keeps_its_word_and_the_shark_breaks_it():
+    kept = word_kept(play("hsrr", 20))
+    honest, shark = kept["h"], kept["s"]
+    assert honest[1] >= 20 and shark[1] >= 20, kept
+    # honest gives the asked section whenever it is free (short of two asking for the same one)
+    assert honest[0] / honest[1] >= 0.9, kept
+    # the shark gives the lowest free section: the asked one only when it is the lowest
+    assert shark[0] / shark[1] <= 0.4, kept
+    assert shark[1] - shark[0] >= 10, "the shark should break its word many times"
+
+
+def test_shark_pays_more_to_owners_that_keep_their_word():
+    played = play("hhss", 24)
+    offers: dict[str, list[int]] = {"h": [], "s": []}
+    for seats, _, events in played:
+        for event in events:
+            if (
+                event["kind"] == "offered"
+                and event["step"] == "no-conflict"
+                and seats[event["applicant"]] == "s"
+            ):
+                offers[seats[event["palace"]]].append(event["amount"])
+    assert offers["h"] and offers["s"]
+    to_honest, to_shark = statistics.mean(offers["h"]), statistics.mean(offers["s"])
+    assert to_honest > 3 * to_shark + 100, (to_honest, to_shark)
+
+
+def test_shark_asks_high_with_grand_promises_and_honest_asks_truthfully():
+    played = play("hsrr", 6)
+    promises: dict[str, set[str]] = {"h": set(), "s": set()}
+    asked: dict[str, list[int | None]] = {"h": [], "s": []}
+    for seats, _, events in played:
+        for event in events:
+            if event["kind"] == "offered" and seats[event["applicant"]] in promises:
+                kind = seats[event["applicant"]]
+                promises[kind].add(event["promise"])
+                asked[kind].append(event["section"])
+    assert all(0 < len(p) <= 140 for ps in promises.values() for p in ps)
+    assert promises["h"].isdisjoint(promises["s"])
+    assert all(section is not None for section in asked["s"])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "options"),
+    [
+        ("hsr", {}),
+        ("hsrrr", {}),
+        ("hsrr", {"variants": ["free-replacement"]}),
+        ("hhss", {"variants": ["free-replacement"]}),
+    ],
+)
+def test_every_answer_is_the_bots_own(pattern, options, capfd):
+    """3 to 5 seats, with and without Free Replacement: decide never falls back on the default
+    (it logs to stderr when it does) and the referee accepts every answer."""
+    play(pattern, 6, options=options)
+    assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("kind", ["h", "s"])
+def test_decide_is_total(kind):
+    """Nonsense in, a legal answer out (the default one)."""
+    decide = type(load(kind).PLAYER)().decide
+    answer = {"kind": "choice", "options": [{"accept": True}, {"demand": 2000}]}
+    assert decide({}, answer) in answer["options"]
+    offer = {
+        "kind": "record",
+        "fields": {"amount": {"kind": "range", "min": 0, "max": 5000, "step": 1000}},
+        "optional": [],
+    }
+    assert decide({"decision": {"kind": "offer"}}, offer) == {"amount": 0}
