@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import subprocess
 
 import pytest
 
@@ -117,7 +119,7 @@ def test_no_process_outlives_the_lineup(make_bot, tmp_path):
     pids = [p for p in (proc.pid for proc in lineup.processes) if p]
     assert pids == [], "stopped processes forget their pid"
     # the sleeping grandchild of the 'child' bot was in the bot's process group: gone
-    out = os.popen("ps -eo args").read()
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
     assert "time.sleep(3600)" not in out
 
 
@@ -125,8 +127,15 @@ def test_no_file_handle_or_process_is_left_behind_by_hostile_bots(make_bot, tmp_
     """Count the referee's open file descriptors and its child processes before and after
     a match against the worst of the hostile bots."""
 
-    def open_fds() -> int:
-        return len(os.listdir("/proc/self/fd"))
+    def open_fds() -> set[tuple[str, str]]:
+        gc.collect()  # objects of earlier tests may still hold descriptors until collected
+        found = set()
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                found.add((fd, os.readlink(f"/proc/self/fd/{fd}")))
+            except OSError:
+                continue  # the descriptor listdir itself used
+        return found
 
     def children() -> list[str]:
         return [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()]
@@ -138,8 +147,17 @@ def test_no_file_handle_or_process_is_left_behind_by_hostile_bots(make_bot, tmp_
         ["chatty", "garbage", "twice"],
     ):
         play([make_bot(m, 1) for m in modes], tmp_path=tmp_path)
-    assert open_fds() == before_fds, "every pipe and log file was closed"
-    assert children() == before_children, "every bot process was reaped"
+    assert open_fds() - before_fds == set(), "every pipe and log file was closed"
+    leftover = set(children()) - set(before_children)
+    assert leftover == set(), f"every bot process was reaped: {[_cmdline(p) for p in leftover]}"
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "?"
 
 
 def _parent(pid: str) -> int | None:
