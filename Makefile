@@ -7,7 +7,7 @@ DB ?= arena.db
 GAMES ?= 20
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test bench lint check-bots clean
+.PHONY: help demo test bench lint check-bots clean sandbox
 
 help: ## List the jobs
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -18,12 +18,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
-demo: $(STAMP) ## Set up, play a small Corruption tournament among the bundled bots into arena.db, print the leaderboard
+sandbox: ## Install bubblewrap, the bot sandbox, if it is missing (needs root; else bots run unsandboxed)
+	@command -v bwrap >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1; } || echo "note: bubblewrap is not installed; bots will run without the sandbox"
+
+demo: $(STAMP) sandbox ## Set up, play a small Corruption tournament among the bundled bots into arena.db, print the leaderboard
 	$(BIN)/arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random \
 		--bot bots/corruption-greedy --bot bots/random --games $(GAMES) --seed 1 --db $(DB)
 	$(BIN)/arena ratings corruption --db $(DB)
 
-test: $(STAMP) ## Set up and run the whole test suite
+test: $(STAMP) sandbox ## Set up and run the whole test suite
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP) ## Print throughput figures (asserts nothing)

@@ -21,6 +21,7 @@ from typing import Any
 from arena.faults import BotCrashed, BotError, BotProtocolError, BotStartFailed, BotTimeout, Fault
 from arena.limits import DEFAULT_LIMITS, Limits, PidsCgroup, clean_environment, cpu_seconds
 from arena.manifest import BotManifest
+from arena.sandbox import bwrap_available, sandboxed
 from protocol import codec, messages
 
 STDERR_CAP_BYTES = 256 * 1024
@@ -74,17 +75,25 @@ class BotProcess:
         return self._proc.pid if self._proc else None
 
     def cpu_seconds(self) -> float | None:
-        """CPU time the bot's process has used so far (None if unknown)."""
-        return cpu_seconds(self._proc.pid) if self._proc is not None else None
+        """CPU time the bot has used so far (None if unknown): every process in its cgroup
+        (under bubblewrap the bot is not our direct child), else its own process."""
+        if self._proc is None:
+            return None
+        pids = self._cgroup.pids() if self._cgroup is not None else [self._proc.pid]
+        times = [t for t in (cpu_seconds(pid) for pid in pids) if t is not None]
+        return sum(times) if times else None
 
     def start(self, timeout_s: float) -> None:
         """Start the process and do the handshake within timeout_s; raises BotError."""
         self._reset_buffers()
         self.set_log(self._default_log_path())
         self._cgroup = PidsCgroup.create(self.limits.processes)
+        command = list(self.manifest.command)
+        if self.limits.sandbox and bwrap_available():
+            command = sandboxed(command, self.manifest.directory)
         try:
             self._proc = subprocess.Popen(
-                self.manifest.command,
+                command,
                 cwd=self.manifest.directory,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

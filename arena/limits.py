@@ -34,6 +34,8 @@ class Limits:
     """File descriptors (RLIMIT_NOFILE)."""
     file_size_mib: int = 64
     """Largest file the bot may write (RLIMIT_FSIZE): past it, writes fail with SIGXFSZ."""
+    sandbox: bool = True
+    """Run the bot under bubblewrap (no network, only its own directory) where available."""
 
     def preexec(self, cgroup: PidsCgroup | None = None) -> Callable[[], None]:
         """A function for subprocess's preexec_fn that applies these limits in the child
@@ -177,4 +179,10 @@ def protections() -> list[str]:
         active.append("process cap and kill-all via the pids cgroup")
     else:
         active.append("no pids cgroup here: the process cap relies on RLIMIT_NPROC (not for root)")
+    from arena.sandbox import bwrap_available
+
+    if bwrap_available():
+        active.append("bubblewrap: no network, only the bot's own directory and system files")
+    else:
+        active.append("NO bubblewrap here: bots can use the network and read files (install bubblewrap)")
     return active

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -18,9 +19,11 @@ def make_bot(tmp_path: Path):
     def make(mode: str, at: int = 1, name: str | None = None) -> Path:
         directory = tmp_path / f"bot-{name or mode}-{at}"
         directory.mkdir(exist_ok=True)
+        # a copy inside the bot's directory: a sandboxed bot sees nothing outside it
+        shutil.copy(FAKEBOT, directory / "fakebot.py")
         (directory / "bot.toml").write_text(
             f'name = "{name or "fake-" + mode}"\nversion = "0"\n'
-            f'command = ["{{python}}", "{FAKEBOT.as_posix()}", "{mode}", "{at}"]\n'
+            f'command = ["{{python}}", "fakebot.py", "{mode}", "{at}"]\n'
         )
         return directory
 

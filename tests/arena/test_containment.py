@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -10,8 +11,11 @@ from arena.limits import DEFAULT_LIMITS, PidsCgroup
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.referee import TimeControl, play_game
+from arena.sandbox import bwrap_available
 from tests.arena.toygame import GAME
+from tests.conftest import FAKEBOT
 
+REFEREE_CODE = Path(__file__).resolve().parents[2] / "arena" / "referee.py"
 CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
 
 
@@ -59,14 +63,8 @@ def test_a_bot_sees_none_of_the_referees_environment(make_bot, tmp_path, monkeyp
     logs = "".join(p.read_text() for p in tmp_path.rglob("*.log"))
     names = next(line for line in logs.splitlines() if line.startswith("ENV ")).split()[1:]
     assert "ARENA_TEST_SECRET" not in names
-    assert set(names) <= {
-        "PATH",
-        "LANG",
-        "LC_ALL",
-        "HOME",
-        "PYTHONDONTWRITEBYTECODE",
-        "PYTHONUNBUFFERED",
-    }
+    allowed = {"PATH", "LANG", "LC_ALL", "HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"}
+    assert set(names) <= allowed | {"PWD"}, "PWD is set by the sandbox for the working dir"
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="CPU accounting reads /proc")
@@ -102,3 +100,43 @@ def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path
     forked = int(next(line for line in logs.splitlines() if line.startswith("forked")).split()[1])
     assert 0 < forked < DEFAULT_LIMITS.processes, f"the cap holds even for root: {forked} forks"
     assert processes_in(bomb) == [], "children that left the process group were killed too"
+
+
+@pytest.mark.skipif(
+    not bwrap_available(), reason="needs bubblewrap (make test installs it where it can)"
+)
+def test_a_sandboxed_bot_has_no_network_and_sees_only_its_own_directory(make_bot, tmp_path):
+    import shutil
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    secret_db = tmp_path / "arena.db"
+    secret_db.write_text("the referee's database")
+    other_bot = make_bot("good")
+    snoop = tmp_path / "snoop"
+    snoop.mkdir()
+    shutil.copy(FAKEBOT, snoop / "fakebot.py")
+    (snoop / "bot.toml").write_text(
+        'name = "snoop"\nversion = "0"\n'
+        f'command = ["{{python}}", "fakebot.py", "snoop", "1", "{port}", "{secret_db}", '
+        f'"{other_bot / "bot.toml"}", "{REFEREE_CODE}", "{snoop / "bot.toml"}"]\n'
+    )
+    try:
+        record = play([snoop, other_bot, make_bot("good", name="g2")], tmp_path)
+    finally:
+        listener.close()
+    assert record.seats[0].fault == "ok", record.seats[0].fault_reason
+    said = [
+        line
+        for p in tmp_path.rglob("*.log")
+        for line in p.read_text().splitlines()
+        if line.startswith("SNOOP")
+    ]
+    assert any("network blocked" in line for line in said), said
+    assert f"SNOOP {secret_db} hidden" in said, "not the database"
+    assert f"SNOOP {other_bot / 'bot.toml'} hidden" in said, "not other bots"
+    assert f"SNOOP {REFEREE_CODE} hidden" in said, "not the referee's own code"
+    assert f"SNOOP {snoop / 'bot.toml'} visible" in said, "but its own directory"

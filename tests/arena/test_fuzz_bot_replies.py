@@ -7,6 +7,7 @@ answering with random bytes through the real BotProcess (fewer inputs: each is a
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -70,9 +71,10 @@ def test_the_line_splitter_never_raises_anything_but_a_decode_error(chunks, cap)
 def test_a_real_bot_answering_random_bytes_is_a_fault_never_a_crash(tmp_path_factory, raw):
     folder = tmp_path_factory.mktemp("fuzzbot")
     (folder / "answer.bin").write_bytes(raw)
+    shutil.copy(FAKEBOT, folder / "fakebot.py")  # inside: a sandboxed bot sees only its folder
     (folder / "bot.toml").write_text(
-        f'name = "fuzz"\nversion = "0"\ncommand = ["{{python}}", "{FAKEBOT}", "bytes", "1", '
-        f'"{folder / "answer.bin"}"]\n'
+        'name = "fuzz"\nversion = "0"\ncommand = ["{python}", "fakebot.py", "bytes", "1", '
+        '"answer.bin"]\n'
     )
     bot = BotProcess(load_bot(folder))
     try:

@@ -26,6 +26,8 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   env         writes its environment variable names to stderr at start
   forkbomb    at request N forks children (each leaving the process group with setsid) until
               forking fails, logs how many, then answers
+  snoop       at start, tries to connect to 127.0.0.1:PORT and to read each PATH given after
+              N (fakebot.py snoop 1 PORT PATH...), and logs what it reached to stderr
   chatty      sends an unsolicited message when a game starts, before being asked anything
   bytes       answers request N with the raw bytes of the file named by FAKEBOT_BYTES
               (given as its third argument), whatever they are
@@ -59,6 +61,18 @@ def first_legal(legal):
 
 if mode == "crash-start":
     sys.exit(4)
+if mode == "snoop":
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[3])), timeout=2).close()
+        sys.stderr.write("SNOOP network reached\n")
+    except OSError as exc:
+        sys.stderr.write(f"SNOOP network blocked ({exc})\n")
+    for path in sys.argv[4:]:
+        seen = os.path.exists(path)
+        sys.stderr.write(f"SNOOP {path} {'visible' if seen else 'hidden'}\n")
+    sys.stderr.flush()
 if mode == "env":
     sys.stderr.write("ENV " + " ".join(sorted(os.environ)) + "\n")
     sys.stderr.flush()
