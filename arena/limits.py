@@ -184,5 +184,7 @@ def protections() -> list[str]:
     if bwrap_available():
         active.append("bubblewrap: no network, only the bot's own directory and system files")
     else:
-        active.append("NO bubblewrap here: bots can use the network and read files (install bubblewrap)")
+        active.append(
+            "NO bubblewrap here: bots can use the network and read files (install bubblewrap)"
+        )
     return active

@@ -58,9 +58,12 @@ def sandboxed(command: list[str] | tuple[str, ...], bot_dir: Path) -> list[str]:
         "--unshare-uts",
         "--unshare-pid",
         "--new-session",  # no TIOCSTI into the referee's terminal
-        "--proc", "/proc",
-        "--dev", "/dev",
-        "--tmpfs", "/tmp",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
     ]
     for system in SYSTEM_DIRS:
         args += ["--ro-bind-try", system, system]

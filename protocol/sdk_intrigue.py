@@ -211,15 +211,14 @@ def send_score(table: Table, memory: Memory, type_: str, palace: int) -> float:
     trust = memory.trust(palace)
     sends_before = 2 * table.between(palace)
     if type_ in inside:
-        section, incumbent = inside[type_]
+        held, incumbent = inside[type_]
         if incumbent["owner"] == me:
             return -1e9
         # an internal conflict: win it perhaps, and exile a rival's scholar either way
-        return section * incomes * INTERNAL_SEND / (len(same) + 2)
+        return held * incomes * INTERNAL_SEND / (len(same) + 2)
     free = table.free(palace)
     rivals = len({w["type"] for w in waiting if w["type"] not in inside and w["type"] != type_})
-    section = expected_section(free, rivals, trust)
-    worth = section * incomes
+    worth = expected_section(free, rivals, trust) * incomes
     if same:
         return worth * EXTERNAL_SEND / (len(same) + 1)
     clean = (1 - INTERFERENCE) ** sends_before
