@@ -13,6 +13,7 @@ from pathlib import Path
 import arena
 from arena.botprocess import BotProcess
 from arena.faults import BotError
+from arena.limits import DEFAULT_LIMITS, Limits
 from arena.manifest import BotManifest
 from arena.referee import Entrant, TimeControl
 
@@ -26,12 +27,14 @@ class Lineup:
         *,
         time_control: TimeControl = TimeControl(),
         log_dir: Path | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         self.manifests = list(manifests)
         self.time_control = time_control
         self.log_dir = log_dir
         self.processes = [
-            BotProcess(m, log_dir=log_dir, arena_version=arena.__version__) for m in self.manifests
+            BotProcess(m, log_dir=log_dir, arena_version=arena.__version__, limits=limits)
+            for m in self.manifests
         ]
         self.starts = [0] * len(self.processes)
         """How many times each entry's process was started (1 = never restarted)."""

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import multiprocess
 
 from arena.games import get_game
-from arena.limits import die_with_parent
+from arena.limits import DEFAULT_LIMITS, Limits, die_with_parent
 from arena.lineup import Lineup
 from arena.manifest import BotManifest
 from arena.record import GameRecord
@@ -40,6 +40,8 @@ class GamePlan:
     game_id_prefix: str
     """Game ids are prefix-index, so a game is recognisable and never stored twice."""
     log_dir: Path | None = None
+    limits: Limits = DEFAULT_LIMITS
+    """Containment of every bot process (the league's [limits])."""
 
     def game_id(self, task: GameTask) -> str:
         return f"{self.game_id_prefix}-{task.index:06d}"
@@ -65,7 +67,9 @@ class TaskPlayer:
     def __init__(self, plan: GamePlan) -> None:
         self.plan = plan
         self.game = get_game(plan.title)
-        self.lineup = Lineup(plan.entrants, time_control=plan.time_control, log_dir=plan.log_dir)
+        self.lineup = Lineup(
+            plan.entrants, time_control=plan.time_control, log_dir=plan.log_dir, limits=plan.limits
+        )
 
     def play(self, task: GameTask) -> GameRecord:
         game_id = self.plan.game_id(task)

@@ -84,6 +84,7 @@ def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> P
         bot_seed_key=store.bot_seed_key(),
         game_id_prefix=f"{fingerprint}",
         log_dir=log_dir,
+        limits=spec.limits,
     )
     strikes = StrikeBook(spec.disqualify_above, spec.strike_after)
     strikes.out.update(store.league_disqualified(league.id))

@@ -42,6 +42,14 @@ The whole format (paths are relative to the folder holding the league file)::
                                     # longer scheduled
     strike_after = 5                # ...once it has played at least this many games
 
+    [limits]                        # per bot process; defaults as arena.limits.Limits
+    cpu_s = 3600                    # CPU seconds over the process's life
+    memory_mib = 2048               # address space
+    processes = 64                  # processes at once (pids cgroup where available)
+    open_files = 256
+    file_size_mib = 64              # largest file it may write
+    sandbox = true                  # bubblewrap where installed: no network, own dir only
+
 No other key is accepted: a typo is an error that suggests the closest known key.
 Bot directories are checked with arena.manifest.load_bot (bot.toml only; nothing is started).
 """
@@ -60,6 +68,7 @@ from typing import Any
 
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
+from arena.limits import DEFAULT_LIMITS, Limits
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.referee import FaultPolicy, TimeControl
 
@@ -77,10 +86,12 @@ TOP_KEYS = (
     "options",
     "time",
     "faults",
+    "limits",
 )
 TIME_KEYS = ("decision_ms", "bank_ms", "startup_ms")
 FAULT_KEYS = ("policy", "disqualify_above", "strike_after")
 ENTRY_KEYS = ("path", "copies")
+LIMIT_KEYS = ("cpu_s", "memory_mib", "processes", "open_files", "file_size_mib", "sandbox")
 MAX_SEED = 2**63 - 1
 
 
@@ -156,6 +167,8 @@ class LeagueSpec:
     disqualified and no longer scheduled (None: never)."""
     strike_after: int = 5
     """Games an entrant must have played before it can be disqualified."""
+    limits: Limits = DEFAULT_LIMITS
+    """Containment of every bot process ([limits]; defaults as arena.limits.Limits)."""
 
     @property
     def entrants(self) -> tuple[Entrant, ...]:
@@ -241,6 +254,7 @@ class _Parser:
             fault_policy=self.fault_policy(),
             disqualify_above=self.disqualify_above(),
             strike_after=self.integer_in("faults", "strike_after", 5, 1, "strike_after = 5"),
+            limits=self.limits(),
         )
 
     # -- errors ----------------------------------------------------------------------------
@@ -605,6 +619,27 @@ class _Parser:
                 "disqualify_above",
             )
         return float(value)
+
+    def limits(self) -> Limits:
+        raw = self.table("limits")
+        self.check_keys(raw, LIMIT_KEYS, ("limits",))
+        numbers = {
+            key: self.integer_in(
+                "limits",
+                key,
+                getattr(DEFAULT_LIMITS, key),
+                1,
+                f"{key} = {getattr(DEFAULT_LIMITS, key)}",
+            )
+            for key in LIMIT_KEYS
+            if key != "sandbox"
+        }
+        sandbox = raw.get("sandbox", True)
+        if not isinstance(sandbox, bool):
+            raise self.fail(
+                "sandbox must be true or false, e.g. sandbox = true", "limits", "sandbox"
+            )
+        return Limits(**numbers, sandbox=sandbox)
 
     def integer_in(self, table: str, key: str, default: int, minimum: int, example: str) -> int:
         value = self.table(table).get(key, default)

@@ -15,7 +15,7 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   wrong-id    answers request N with a wrong request id
   twice       answers request N twice
   version     says protocol 99 in its hello
-  bigline     at request N writes 2 MiB without a newline
+  bigline     at request N writes 10 MiB without a newline
   stderr      writes 1 MiB to stderr at every request, then answers
   close       closes stdout at request N but keeps running
   child       at request N spawns a sleeping child that keeps the pipes, then exits
@@ -132,7 +132,7 @@ for line in sys.stdin:
         elif mode == "twice":
             send(answer)
         elif mode == "bigline":
-            sys.stdout.write("x" * (2 << 20))
+            sys.stdout.write("x" * (10 << 20))
             sys.stdout.flush()
             time.sleep(3600)
         elif mode == "close":

@@ -260,3 +260,19 @@ def test_a_bot_that_keeps_faulting_is_struck_out_and_no_longer_scheduled(tmp_pat
     again = cli("league", "run", path, "--db", db)
     assert again.exit_code == 0
     assert "disqualified:" in again.output and "is complete" in again.output
+
+
+def test_league_limits_reach_every_bot_process(tmp_path):
+    """[limits] in a league file overrides the defaults, reaches the plan every worker
+    starts its bot processes with, and a typo in it is refused with the closest key."""
+    path = write_league(tmp_path, games=3, extra="[limits]\nmemory_mib = 1024\nprocesses = 32\n")
+    spec = load_league(path)
+    assert (spec.limits.memory_mib, spec.limits.processes) == (1024, 32)
+    assert spec.limits.cpu_s == 3600, "unset keys keep their defaults"
+    bad = write_league(tmp_path, games=3, extra="[limits]\nmemroy_mib = 1\n")
+    with pytest.raises(Exception, match="memory_mib"):
+        load_league(bad)
+    with open_store(tmp_path / "arena.db", create=True) as store:
+        prepared = prepare_league(spec, store, log_dir=None)
+        assert prepared.plan.limits == spec.limits
+        assert run_league(prepared, store, workers=1).played == 3
