@@ -90,3 +90,45 @@ def test_a_real_bot_answering_random_bytes_is_a_fault_never_a_crash(tmp_path_fac
             assert action is not None or b"null" in raw
     finally:
         bot.stop()
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.binary(min_size=1, max_size=120)
+    | near_messages.map(lambda m: json.dumps(m).encode() + b"\n")
+)
+def test_arena_check_turns_any_reply_into_a_verdict_in_words(tmp_path_factory, raw):
+    """The bot author's command, fed a bot that answers its first request with random bytes:
+    it never raises, and it ends with PASS or FAIL and an exit code, never a traceback."""
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    folder = tmp_path_factory.mktemp("fuzzcheck")
+    (folder / "answer.bin").write_bytes(raw)
+    shutil.copy(FAKEBOT, folder / "fakebot.py")
+    (folder / "bot.toml").write_text(
+        'name = "fuzz"\nversion = "0"\ncommand = ["{python}", "fakebot.py", "bytes", "1", '
+        '"answer.bin"]\n'
+    )
+    result = CliRunner().invoke(
+        app,
+        [
+            "check",
+            str(folder),
+            "--games",
+            "1",
+            "--decision-ms",
+            "300",
+            "--bank-ms",
+            "0",
+            "--logs",
+            str(folder / "logs"),
+        ],
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code in (0, 1), result.output
+    assert ("PASS" in result.output) == (result.exit_code == 0)
+    assert "Traceback" not in result.output

@@ -70,6 +70,7 @@ def play(bots, policy=FaultPolicy.SUBSTITUTE, rounds=3, tmp_path=None):
 
 @pytest.mark.parametrize("mode,at,fault,words", CASES, ids=[c[0] for c in CASES])
 def test_fault_is_recorded_and_the_game_completes(make_bot, tmp_path, mode, at, fault, words):
+    fds_before, children_before = open_fds(), children()
     record, _ = play(
         [make_bot("good"), make_bot(mode, at), make_bot("good", name="good2")], tmp_path=tmp_path
     )
@@ -83,6 +84,8 @@ def test_fault_is_recorded_and_the_game_completes(make_bot, tmp_path, mode, at, 
     assert len(record.decisions) == 3 * 3
     assert all(d.by_referee for d in record.decisions if d.seat == 1 and d.ms == 0.0)
     assert not any(d.by_referee for d in record.decisions if d.seat != 1)
+    assert open_fds() - fds_before == set(), "no pipe or log file left open"
+    assert set(children()) - set(children_before) == set(), "no bot process left unreaped"
 
 
 def test_hung_bot_costs_at_most_its_deadline(make_bot, tmp_path):
@@ -142,19 +145,6 @@ def test_no_file_handle_or_process_is_left_behind_by_hostile_bots(make_bot, tmp_
     """Count the referee's open file descriptors and its child processes before and after
     a match against the worst of the hostile bots."""
 
-    def open_fds() -> set[tuple[str, str]]:
-        gc.collect()  # objects of earlier tests may still hold descriptors until collected
-        found = set()
-        for fd in os.listdir("/proc/self/fd"):
-            try:
-                found.add((fd, os.readlink(f"/proc/self/fd/{fd}")))
-            except OSError:
-                continue  # the descriptor listdir itself used
-        return found
-
-    def children() -> list[str]:
-        return [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()]
-
     before_fds, before_children = open_fds(), children()
     for modes in (
         ["child", "close", "bigline"],
@@ -165,6 +155,21 @@ def test_no_file_handle_or_process_is_left_behind_by_hostile_bots(make_bot, tmp_
     assert open_fds() - before_fds == set(), "every pipe and log file was closed"
     leftover = set(children()) - set(before_children)
     assert leftover == set(), f"every bot process was reaped: {[_cmdline(p) for p in leftover]}"
+
+
+def open_fds() -> set[tuple[str, str]]:
+    gc.collect()  # objects of earlier tests may still hold descriptors until collected
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            found.add((fd, os.readlink(f"/proc/self/fd/{fd}")))
+        except OSError:
+            continue  # the descriptor listdir itself used
+    return found
+
+
+def children() -> list[str]:
+    return [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()]
 
 
 def _cmdline(pid: str) -> str:
