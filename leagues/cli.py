@@ -165,16 +165,20 @@ def standings(
         print(standings_csv(result), end="")
     else:
         out.print(standings_table(result))
+        for reason in result.disqualified:
+            out.print(f"[red]disqualified:[/] {reason}")
         out.print(head_to_head_table(result))
 
 
-def _standings(store, spec: LeagueSpec, scheduled: int) -> Standings:  # type: ignore[no-untyped-def]
+def _standings(store: Store, spec: LeagueSpec, scheduled: int) -> Standings:
     league = store.find_league(spec.name)
     if league is None:
         raise typer.Exit(EXIT_FAILED)
-    return compute_standings(
+    result = compute_standings(
         store.league_seats(league.id), name=spec.name, title=spec.game, scheduled=scheduled
     )
+    result.disqualified.extend(store.league_disqualified(league.id).values())
+    return result
 
 
 def standings_table(result: Standings) -> Table:

@@ -92,6 +92,8 @@ class Standings:
     aborted: int
     bots: list[BotStanding] = field(default_factory=list)
     head_to_head: list[HeadToHead] = field(default_factory=list)
+    disqualified: list[str] = field(default_factory=list)
+    """Why each entrant struck out of the league was (leagues.strikes)."""
 
     def to_dict(self) -> dict[str, Any]:
         def interval(i: Interval) -> dict[str, Any]:
@@ -118,6 +120,7 @@ class Standings:
                 }
                 for b in self.bots
             ],
+            "disqualified": self.disqualified,
             "head_to_head": [
                 {
                     "bot": h.a,

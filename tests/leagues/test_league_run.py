@@ -260,6 +260,8 @@ def test_a_bot_that_keeps_faulting_is_struck_out_and_no_longer_scheduled(tmp_pat
     again = cli("league", "run", path, "--db", db)
     assert again.exit_code == 0
     assert "disqualified:" in again.output and "is complete" in again.output
+    standings = json.loads(cli("league", "standings", path, "--db", db, "--json").output)
+    assert standings["disqualified"] == ["fake-crash faulted in 3 of 3 games"]
 
 
 def test_league_limits_reach_every_bot_process(tmp_path):
