@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from protocol import legal
+
 
 class IllegalAction(ValueError):
     """An action the pending decision does not allow (the referee checks first; this is the
@@ -124,6 +126,37 @@ class Game(Protocol):
         self, players: int, seed: int, options: dict[str, Any]
     ) -> tuple[GameState, list[Event]]:
         """A new game and the events of its setup (e.g. the first deal)."""
+
+
+def checked_action(decision: Decision | None, action: Any) -> Any:
+    """The answer to the pending decision in its canonical form (the legal option itself, so
+    look-alikes such as 17.0 for 17 never enter a state); IllegalAction if nothing is pending
+    or the answer is not legal. Every title's apply starts here."""
+    if decision is None:
+        raise IllegalAction("the game is over; no decision is pending")
+    reason = legal.why_illegal(decision.legal, action)
+    if reason is not None:
+        raise IllegalAction(f"{decision.kind}: {reason}")
+    return legal.canonical(decision.legal, action)
+
+
+def normalize_variants(options: dict[str, Any] | None, known: tuple[str, ...]) -> list[str]:
+    """The variant names of options shaped ``{"variants": [...]}``, sorted and unique; raises
+    BadOptions naming the fix for anything else (the one option every title shares)."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise BadOptions(f'options must be a JSON object like {{"variants": []}}, not {options!r}')
+    unknown_keys = sorted(set(options) - {"variants"})
+    if unknown_keys:
+        raise BadOptions(f"unknown option(s) {unknown_keys}; the only option is 'variants'")
+    raw = options.get("variants", [])
+    if not isinstance(raw, list | tuple) or not all(isinstance(name, str) for name in raw):
+        raise BadOptions(f"'variants' must be a list of names from {list(known)}")
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise BadOptions(f"unknown variant(s) {unknown}; known variants: {list(known)}")
+    return sorted(set(raw))
 
 
 def ranks_from_keys(keys: list[tuple[Any, ...]]) -> tuple[int, ...]:

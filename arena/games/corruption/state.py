@@ -11,7 +11,7 @@ from collections import Counter
 from enum import StrEnum
 from typing import Any
 
-from arena.games.base import Decision, Event, IllegalAction, Outcome, ranks_from_keys
+from arena.games.base import Decision, Event, Outcome, checked_action, ranks_from_keys
 from arena.games.corruption import invariants as _invariants
 from arena.games.corruption import view as _view
 from arena.games.corruption.attribution import Attribution
@@ -36,7 +36,7 @@ from arena.games.corruption.contracts import (
 )
 from arena.games.corruption.placing import Peek, peeked_event, place_options, placed_event
 from arena.games.corruption.table import Layout, Placement, Table
-from protocol.legal import choice, why_illegal
+from protocol.legal import choice
 
 
 class Phase(StrEnum):
@@ -100,14 +100,8 @@ class CorruptionState:
     def apply(self, action: Any) -> list[Event]:
         """Apply the pending decision's answer; return the events it caused, in order."""
         decision = self._pending
-        if decision is None:
-            raise IllegalAction("the game is over; no decision is pending")
-        reason = why_illegal(decision.legal, action)
-        if reason is not None:
-            raise IllegalAction(f"{decision.kind}: {reason}")
-        # Use the option itself so look-alikes (17.0 for 17, true for 1) never enter the state.
-        options = decision.legal["options"]
-        action = options[options.index(action)]
+        action = checked_action(decision, action)
+        assert decision is not None
         events: list[Event] = []
         if decision.kind == "face_up_slots":
             self._choose_face_up(decision.seat, action["face_up"], events)

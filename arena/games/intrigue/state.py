@@ -10,7 +10,7 @@ import random
 from enum import StrEnum
 from typing import Any
 
-from arena.games.base import Decision, Event, IllegalAction, Outcome, ranks_from_keys
+from arena.games.base import Decision, Event, Outcome, checked_action, ranks_from_keys
 from arena.games.intrigue import invariants as _invariants
 from arena.games.intrigue import view as _view
 from arena.games.intrigue.board import Board, Ledger
@@ -23,7 +23,7 @@ from arena.games.intrigue.scholars import (
     START_CASH,
     TYPES,
 )
-from protocol.legal import canonical, choice, why_illegal
+from protocol.legal import choice
 
 
 class Phase(StrEnum):
@@ -76,12 +76,8 @@ class IntrigueState:
     def apply(self, action: Any) -> list[Event]:
         """Apply the pending decision's answer; return the events it caused, in order."""
         decision = self._pending
-        if decision is None:
-            raise IllegalAction("the game is over; no decision is pending")
-        reason = why_illegal(decision.legal, action)
-        if reason is not None:
-            raise IllegalAction(f"{decision.kind}: {reason}")
-        action = canonical(decision.legal, action)  # look-alikes never enter the state
+        action = checked_action(decision, action)
+        assert decision is not None
         events: list[Event] = []
         if decision.kind == "send":
             self._send(decision.seat, action, events)
