@@ -102,6 +102,8 @@ def find_option(options: list[Any], action: Any) -> int:
 
 def json_equal(a: Any, b: Any) -> bool:
     """Equality of JSON values: booleans are not numbers; 1 and 1.0 are the same number."""
+    if a is b:  # the common case once an answer has been canonicalised: the option itself
+        return True
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, dict):
