@@ -140,6 +140,16 @@ def checked_action(decision: Decision | None, action: Any) -> Any:
     return legal.canonical(decision.legal, action)
 
 
+def check_players(game: Game, players: int) -> None:
+    """BadOptions unless players is a whole number within the title's table sizes."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise BadOptions(f"players must be an integer, not {players!r}")
+    if not game.min_players <= players <= game.max_players:
+        raise BadOptions(
+            f"{game.title} needs {game.min_players} to {game.max_players} players, not {players}"
+        )
+
+
 def normalize_variants(options: dict[str, Any] | None, known: tuple[str, ...]) -> list[str]:
     """The variant names of options shaped ``{"variants": [...]}``, sorted and unique; raises
     BadOptions naming the fix for anything else (the one option every title shares)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.games.base import BadOptions, Event
+from arena.games.base import Event, check_players
 from arena.games.corruption import state as _state
 from arena.games.corruption.cards import CARDS_PLACED_PER_ROUND, PEEKS_PER_GAME, ROUNDS
 from arena.games.corruption.describe import describe as _describe
@@ -45,12 +45,7 @@ class CorruptionGame:
         self, players: int, seed: int, options: dict[str, Any]
     ) -> tuple[_state.CorruptionState, list[Event]]:
         """A new game (first deal, first player) and its setup events."""
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise BadOptions(f"players must be an integer, not {players!r}")
-        if not self.min_players <= players <= self.max_players:
-            raise BadOptions(
-                f"corruption needs {self.min_players} to {self.max_players} players, not {players}"
-            )
+        check_players(self, players)
         return _state.start(players, seed, parse_variants(options))
 
     def describe(self, event: dict[str, Any]) -> str:

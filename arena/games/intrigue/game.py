@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.games.base import BadOptions, Event
+from arena.games.base import Event, check_players
 from arena.games.intrigue import state as _state
 from arena.games.intrigue.describe import describe as _describe
 from arena.games.intrigue.options import KNOWN_VARIANTS, normalize_options, parse_variants
@@ -46,12 +46,7 @@ class IntrigueGame:
         self, players: int, seed: int, options: dict[str, Any]
     ) -> tuple[_state.IntrigueState, list[Event]]:
         """A new game (start player drawn, first turn begun) and its setup events."""
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise BadOptions(f"players must be an integer, not {players!r}")
-        if not self.min_players <= players <= self.max_players:
-            raise BadOptions(
-                f"intrigue needs {self.min_players} to {self.max_players} players, not {players}"
-            )
+        check_players(self, players)
         return _state.start(players, seed, parse_variants(options))
 
     def describe(self, event: dict[str, Any]) -> str:
