@@ -7,7 +7,7 @@ from arena.games.base import Game
 
 def titles() -> tuple[str, ...]:
     """Names of the titles this arena can referee."""
-    return ("corruption", "intrigue")
+    return ("corruption", "intrigue", "paranoia")
 
 
 def get_game(title: str) -> Game:
@@ -20,4 +20,8 @@ def get_game(title: str) -> Game:
         from arena.games.intrigue import GAME as INTRIGUE
 
         return INTRIGUE
+    if title == "paranoia":
+        from arena.games.paranoia import GAME as PARANOIA
+
+        return PARANOIA
     raise KeyError(f"unknown game {title!r}; known games: {', '.join(titles())}")

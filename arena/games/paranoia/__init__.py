@@ -1,7 +1,12 @@
-"""PARANOIA: Mandatory Bonus Fun! (Mongoose, 2005) -- work in progress.
+"""PARANOIA Mandatory Bonus Fun: troubleshooters, treason and a designed card set.
 
-Only the card set exists so far: ``cards.toml`` (the data, with provenance per card),
-``cardset`` (its typed loader and validation) and ``CARDS.md`` (the effect vocabulary and
-rulings). The engine is not yet written, so this title is deliberately not registered in
-``arena.games`` and exposes no ``GAME``.
+Modules: vocabulary (the effect vocabulary and card values), cardset (loads cards.toml),
+table (troubleshooters, clearance supply, decks), plays (the chain and legal plays), effects
+(the effect interpreter), flow (missions, turns, response windows, dying), debriefing
+(Debriefing and Internal Security), state (base.GameState), view, invariants, describe,
+game (``GAME``).
 """
+
+from arena.games.paranoia.game import GAME, ParanoiaGame
+
+__all__ = ["GAME", "ParanoiaGame"]

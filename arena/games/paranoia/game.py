@@ -1,0 +1,76 @@
+"""The PARANOIA title: static facts and ``start`` (base.Game)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.games.base import Event, check_players, normalize_variants
+from arena.games.paranoia import state as _state
+from arena.games.paranoia.cardset import load_cardset
+from arena.games.paranoia.describe import describe as _describe
+from arena.games.paranoia.flow import PLAY_CAP
+from arena.games.paranoia.vocabulary import CardSet
+
+MAX_PLAYERS = 8
+MISSION_CAP = 30
+"""The game cap: missions before a game is stopped and scored as it stands (designed)."""
+
+
+def max_decisions(cards: CardSet, players: int = MAX_PLAYERS) -> int:
+    """An upper bound on decisions in one game.
+
+    Every decision that can put a card into play is asked only while fewer than PLAY_CAP cards
+    were played this mission, and each play brings at most: its response window (players - 1
+    asks), and per effect one dying action per troubleshooter, one steal question, one owner's
+    discard per card discarded, one tie. Add the phase-end window (one ask per seat), a
+    debriefing tie and the Team Leader's "complete".
+    """
+    sections = [s for a in cards.actions for s in a.sections]
+    effects = max(len(s.effects) for s in sections)
+    discard = max((e.amount or 0 for s in sections for e in s.effects), default=0)
+    per_play = 1 + (players - 1) + effects * (players + 1 + discard + 1)
+    per_mission = PLAY_CAP * per_play + players + 2
+    return MISSION_CAP * per_mission
+
+
+@dataclass
+class ParanoiaGame:
+    """PARANOIA Mandatory Bonus Fun, as ruled in ../shared/rules/paranoia.md, with the
+    designed card set of cards.toml."""
+
+    title: str = "paranoia"
+    """Name on the command line and in the database."""
+    min_players: int = 3
+    """Fewest seats."""
+    max_players: int = MAX_PLAYERS
+    """Most seats (eight troubleshooter cards in the box)."""
+    variants: tuple[str, ...] = ()
+    """No variants."""
+    cards: CardSet = field(default_factory=load_cardset)
+    """The card set (cards.toml)."""
+    max_decisions: int = 0
+    """Upper bound on decisions in one game (computed from the card set)."""
+
+    def __post_init__(self) -> None:
+        self.max_decisions = max_decisions(self.cards)
+
+    def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``{"variants": []}``; BadOptions names the fix."""
+        return {"variants": normalize_variants(options, self.variants)}
+
+    def start(
+        self, players: int, seed: int, options: dict[str, Any]
+    ) -> tuple[_state.ParanoiaState, list[Event]]:
+        """A new game (leader drawn, first mission dealt) and its events so far."""
+        check_players(self, players)
+        self.normalize_options(options)
+        return _state.start(players, seed, self.cards, MISSION_CAP)
+
+    def describe(self, event: dict[str, Any]) -> str:
+        """An event body in words (for replays)."""
+        return _describe(event)
+
+
+GAME = ParanoiaGame()
+"""The title object the referee uses."""

@@ -1,0 +1,150 @@
+"""What a seat (or the table) may know, built from nothing.
+
+Public: every troubleshooter's clearance, clones, hand *count*, wounds and treason; the chain,
+the table, every card played or discarded; the mission and its counters; the supply. A seat's
+view adds its own hand and, if it holds one, its secret role; the table view adds every hand,
+the decks' order and the role's holder (STYLE.md: built, never copied and filtered).
+
+Each view carries ``cards``: the definition of every card the seat can see (its hand, the
+chain, the table, the mission), so a bot in any language needs nothing but the view.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from arena.games.paranoia.vocabulary import ActionCard, Effect, Mission
+
+if TYPE_CHECKING:
+    from arena.games.paranoia.state import ParanoiaState
+
+
+def seat_view(state: ParanoiaState, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know now."""
+    view = _public(state, seat)
+    hand = state.ts[seat].hand
+    view["hand"] = list(hand)
+    holder = state.secret_holder
+    view["secret_role"] = _role(state) if holder == seat else None
+    view["cards"] = _cards(state, hand)
+    return view
+
+
+def table_view(state: ParanoiaState) -> dict[str, Any]:
+    """Everything, hidden or not."""
+    view = _public(state, None)
+    view["hands"] = [list(t.hand) for t in state.ts]
+    view["secret_role"] = _role(state) if state.secret_holder is not None else None
+    view["action_deck"] = list(state.actions.cards)
+    view["mission_deck"] = list(state.missions.cards)
+    view["cards"] = _cards(state, [c for t in state.ts for c in t.hand])
+    return view
+
+
+def _role(state: ParanoiaState) -> dict[str, Any]:
+    assert state.mission is not None
+    return {"role": state.mission.secret_role, "holder": state.secret_holder}
+
+
+def _public(state: ParanoiaState, seat: int | None) -> dict[str, Any]:
+    mission = state.mission
+    decision = state.pending()
+    return {
+        "seat": seat,
+        "players": state.players,
+        "mission_number": state.mission_number,
+        "mission_cap": state.mission_cap,
+        "mission": None if mission is None else mission.id,
+        "mission_has_secret_role": mission is not None and mission.secret_role is not None,
+        "counters": {c.value: v for c, v in state.counters.items()},
+        "phase": state.phase.value,
+        "team_leader": state.leader,
+        "turn": state.turn,
+        "turns_taken": state.turns_taken,
+        "troubleshooters": [_troubleshooter(state, t) for t in state.ts],
+        "chain": [p.public() for p in state.chain],
+        "table": [c.public() for c in state.table],
+        "action_deck": len(state.actions.cards),
+        "discards": list(state.actions.discards),
+        "supply": state.clearances.supply(),
+        "decision": (
+            state.context if decision is not None and seat in (None, decision.seat) else None
+        ),
+    }
+
+
+def _troubleshooter(state: ParanoiaState, t: Any) -> dict[str, Any]:
+    row = state.clearances.row(t)
+    return {
+        "seat": t.seat,
+        "clearance": row.name,
+        "clones": t.clones,
+        "alive": t.alive,
+        "hand": len(t.hand),
+        "wounds": t.wounds,
+        "treason": t.treason,
+        "max_wounds": row.max_wounds,
+        "max_treason": row.max_treason,
+        "hand_size": row.hand_size,
+        "traitor": t.treason >= row.max_treason,
+        "skips": t.skips,
+    }
+
+
+def _cards(state: ParanoiaState, hand: list[str]) -> dict[str, Any]:
+    ids = dict.fromkeys(hand)
+    ids.update(dict.fromkeys(p.card.id for p in state.chain))
+    ids.update(dict.fromkeys(c.play.card.id for c in state.table))
+    cards: dict[str, Any] = {i: action_json(state.actions_by_id[i]) for i in ids}
+    if state.mission is not None:
+        cards[state.mission.id] = mission_json(state.mission)
+    return cards
+
+
+def _effect_json(effect: Effect) -> dict[str, Any]:
+    fields = {
+        "op": effect.op.value,
+        "target": effect.target,
+        "amount": effect.amount,
+        "counter": effect.counter,
+        "choice": effect.choice,
+        "optional": effect.optional or None,
+        "cancels": list(effect.cancels) or None,
+        "when": effect.when,
+    }
+    return {k: (v.value if hasattr(v, "value") else v) for k, v in fields.items() if v is not None}
+
+
+@cache
+def action_json(card: ActionCard) -> dict[str, Any]:
+    """An action card as bots see it (built once per card; never mutated)."""
+    return {
+        "type": "action",
+        "name": card.name,
+        "tags": list(card.tags),
+        "sections": [
+            {"kind": s.kind.value, "effects": [_effect_json(e) for e in s.effects]}
+            for s in card.sections
+        ],
+    }
+
+
+@cache
+def mission_json(mission: Mission) -> dict[str, Any]:
+    """A mission card as bots see it."""
+    return {
+        "type": "mission",
+        "name": mission.name,
+        "secret_role": mission.secret_role,
+        "success_when": [
+            {
+                k: (v.value if hasattr(v, "value") else v)
+                for k, v in (("test", c.test), ("counter", c.counter), ("value", c.value))
+                if v is not None
+            }
+            for c in mission.success_when
+        ],
+        "success": [_effect_json(e) for e in mission.success],
+        "failure": None if mission.failure is None else [_effect_json(e) for e in mission.failure],
+    }
