@@ -50,6 +50,33 @@ def debrief(state: ParanoiaState) -> Generator[Decision, Any, None]:
                 effects.simple(state, seat, effect, giver=None)
 
 
+ACHIEVEMENTS = frozenset(
+    {Check.MISSION_COUNTER_AT_LEAST, Check.TOOK_WOUNDS, Check.KILLED_A_TRAITOR}
+)
+"""Tests that something was done; a mission without one ("stay alive", "stay loyal") is never
+"completed" early: it lasts until card play ends some other way."""
+
+
+def mission_completed(state: ParanoiaState) -> bool:
+    """Whether the Team Leader may declare the mission complete. The seed rules: "if the
+    mission has been completed and the Team Leader declares it"; ruled as: the mission has an
+    achievement test and some living troubleshooter would succeed if debriefed now (the fewest
+    treason counting as most loyal)."""
+    mission = state.mission
+    assert mission is not None
+    alive = [t for t in state.ts if t.alive]
+    if not alive or not any(c.test in ACHIEVEMENTS for c in mission.success_when):
+        return False
+    fewest = min(t.treason for t in alive)
+    return any(
+        all(
+            _passes(state, c, t, t.seat if t.treason == fewest else None)
+            for c in mission.success_when
+        )
+        for t in alive
+    )
+
+
 def _passes(state: ParanoiaState, c: Condition, t: Troubleshooter, most_loyal: int | None) -> bool:
     test = c.test
     if test is Check.ALIVE:

@@ -181,7 +181,11 @@ def _turn(state: ParanoiaState, seat: int) -> Flow:
     """Play or discard one card; Play Anytime cards played first do not use the turn."""
     t = state.ts[seat]
     while t.alive and phase_over(state) is None:
-        can_complete = seat == state.leader and state.turns_taken >= state.players
+        can_complete = (
+            seat == state.leader
+            and state.turns_taken >= state.players
+            and debriefing.mission_completed(state)
+        )
         options = turn_options(state, seat, can_complete)
         answer = yield from state.ask(seat, "turn", options, {"can_complete": can_complete})
         if "complete" in answer:

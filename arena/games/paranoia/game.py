@@ -13,7 +13,7 @@ from arena.games.paranoia.flow import PLAY_CAP
 from arena.games.paranoia.vocabulary import CardSet
 
 MAX_PLAYERS = 8
-MISSION_CAP = 30
+MISSION_CAP = 40
 """The game cap: missions before a game is stopped and scored as it stands (designed)."""
 
 
