@@ -34,12 +34,14 @@ PLAY_CAP = 200
 endless missions; never reached in simulation)."""
 
 
-def game(state: ParanoiaState) -> Flow:
-    """Setup, then missions until someone loses its last clone or the game cap is reached."""
+def game(state: ParanoiaState, *, draw_leader: bool = True) -> Flow:
+    """Setup, then missions until someone loses its last clone or the game cap is reached.
+    ``draw_leader=False`` keeps a leader and clearances already set (test positions)."""
     from arena.games.paranoia.state import Phase
 
-    state.leader = state.rng.randrange(state.players)
-    state.clearances.move(state.ts[state.leader], 1)
+    if draw_leader:
+        state.leader = state.rng.randrange(state.players)
+        state.clearances.move(state.ts[state.leader], 1)
     state.log("setup", {"players": state.players, "team_leader": state.leader})
     while True:
         yield from mission(state)
