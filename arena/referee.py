@@ -139,7 +139,9 @@ class _Game:
         self.time_used = [0.0] * n
         self.answered = [0] * n
         self.decisions: list[DecisionRecord] = []
-        self.request_id = 0
+        self.request_ids = [0] * n
+        """Each seat numbers its own requests: a shared count would tell a seat how often the
+        others were asked, i.e. (in PARANOIA) who holds a card that could answer."""
         self.aborted: str | None = None
         self.bot_seeds = [seat_seed(bot_seed_key, seed, seat) for seat in range(n)]
         self.cpu_at_fault: dict[int, float | None] = {}
@@ -185,10 +187,11 @@ class _Game:
         """The action for this decision: the bot's, or the default if the seat has faulted."""
         transport = self.entrants[seat].transport
         if self.faults[seat] is None and transport is not None:
-            self.request_id += 1
+            self.request_ids[seat] += 1
+            request_id = self.request_ids[seat]
             allowed = self.clock.decision_s + self.bank[seat]
             request = messages.request(
-                self.game_id, self.request_id, kind, state.view(seat), legal_desc, _ms(allowed)
+                self.game_id, request_id, kind, state.view(seat), legal_desc, _ms(allowed)
             )
             try:
                 action, elapsed = transport.ask(request, allowed)
@@ -196,7 +199,7 @@ class _Game:
                 if reason is not None:
                     raise BotProtocolError(
                         Fault.ILLEGAL,
-                        f"illegal action for request {self.request_id} ({kind}): {reason}",
+                        f"illegal action for request {request_id} ({kind}): {reason}",
                     )
                 action = legal.canonical(legal_desc, action)
             except BotError as error:

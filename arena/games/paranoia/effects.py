@@ -80,11 +80,13 @@ def simple(state: ParanoiaState, seat: int, effect: Effect, giver: int | None) -
     elif op is Op.ABSOLVE:
         taken = min(amount, t.treason)
         t.treason -= taken
-        state.log("absolved", {"seat": seat, "amount": taken, "treason": t.treason})
+        if taken:
+            state.log("absolved", {"seat": seat, "amount": taken, "treason": t.treason})
     elif op is Op.HEAL:
         healed = min(amount, t.wounds)
         t.wounds -= healed
-        state.log("healed", {"seat": seat, "amount": healed, "wounds": t.wounds})
+        if healed:
+            state.log("healed", {"seat": seat, "amount": healed, "wounds": t.wounds})
     elif op is Op.DRAW:
         state.draw(seat, amount, "card")
     elif op in (Op.GAIN_CLEARANCE, Op.LOSE_CLEARANCE):

@@ -253,7 +253,8 @@ def play(
         state.log("on-table", {"seat": seat, "card": card.id, "guarding": entry.target})
     else:
         state.actions.discards.append(card.id)
-        state.log("resolved", {"seat": seat, "card": card.id, "cancelled": entry.cancelled})
+        if not entry.cancelled:  # a cancelled card's "fizzled" event already said it
+            state.log("resolved", {"seat": seat, "card": card.id})
 
 
 def _window(state: ParanoiaState, top: Play) -> Flow:
