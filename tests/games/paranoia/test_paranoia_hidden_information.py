@@ -1,0 +1,215 @@
+"""No seat learns another seat's hand, the decks' order or a secret role it does not hold.
+
+Three proofs:
+- a differential test on the bytes each seat is sent: a game and its twin in which one seat
+  holds a different card (swapped with the bottom card of the Action deck), played with the
+  same decisions, send every other seat identical bytes until the card could be seen;
+- views are built from what the seat may know: changing everything hidden from a seat (other
+  hands, the deck order, the role's holder) leaves its view byte for byte the same;
+- what the real referee sends: no other seat's cards in any event, the secret role's holder
+  only to its holder, and each seat's requests numbered 1, 2, 3 ... on their own.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+import pytest
+
+from arena.games import get_game
+from arena.games.paranoia.state import ParanoiaState
+from arena.games.paranoia.vocabulary import SectionKind
+from arena.inprocess import InProcessBot
+from arena.record import BotIdentity
+from arena.referee import Entrant, play_game
+from protocol import codec, legal, messages
+
+GAME = get_game("paranoia")
+
+
+def _uses(option: dict[str, Any], card: str) -> bool:
+    return card in (option.get("play"), option.get("discard"))
+
+
+def _no_anytime(state: ParanoiaState, card: str) -> bool:
+    return state.actions_by_id[card].section(SectionKind.ANYTIME) is None
+
+
+class Twin:
+    """One of the two games: ``swapped`` gives seat ``holder`` the deck's bottom card in
+    place of the first card of its hand (and puts that card at the bottom)."""
+
+    def __init__(self, players: int, seed: int, swapped: bool) -> None:
+        self.state, events = GAME.start(players, seed, {})
+        state = self.state
+        self.holder = (state.leader + 1) % players  # not the first decider
+        hand = state.ts[self.holder].hand
+        bottom = state.actions.cards[0]
+        self.pair = {hand[0], bottom}
+        """The two ids that differ between the twins; the holder never plays either."""
+        self.ok = len(self.pair) == 2 and all(_no_anytime(state, card) for card in self.pair)
+        if swapped and self.ok:
+            hand[0], state.actions.cards[0] = bottom, hand[0]
+        self.kept = self._held()
+        self.deck = state.actions.cards
+        """The deck list with the swapped card at its bottom (a reshuffle replaces it)."""
+        self.streams: list[list[bytes]] = [[] for _ in range(players)]
+        self.rngs = [random.Random(seed * 100 + s) for s in range(players)]
+        self._send_events(events)
+
+    def _held(self) -> int:
+        return sum(card in self.pair for card in self.state.ts[self.holder].hand)
+
+    def _send_events(self, events: list[Any]) -> None:
+        for event in events:
+            for seat, stream in enumerate(self.streams):
+                body = event.for_seat(seat)
+                if body is not None:
+                    stream.append(codec.encode(messages.event("g", body)))
+
+    def revealed(self) -> bool:
+        """The swapped cards could now be seen by someone: one left the holder's hand
+        (stolen, discarded; it never plays them) or the deck's bottom card was drawn."""
+        held, self.kept = self._held(), max(self.kept, self._held())
+        deck = self.state.actions.cards
+        return held < self.kept or deck is not self.deck or len(deck) <= 1
+
+    def step(self) -> tuple[int, str] | None:
+        """Ask and answer one decision; None when the game is over or the cards are in play."""
+        state = self.state
+        decision = state.pending()
+        if decision is None or self.revealed():
+            return None
+        seat = decision.seat
+        request = messages.request("g", 1, decision.kind, state.view(seat), decision.legal, 1000)
+        self.streams[seat].append(codec.encode(request))
+        options = decision.legal["options"]
+        if seat == self.holder:
+            options = [o for o in options if not any(_uses(o, card) for card in self.pair)]
+            if not options:
+                return None  # it would have to show its card
+        action = self.rngs[seat].choice(options)
+        events = state.apply(action)
+        if self.revealed():
+            return None  # this step's events may show the cards: the comparison ends here
+        self._send_events(events)
+        return seat, decision.kind
+
+
+def twins(players: int, seed: int) -> tuple[Twin, Twin] | None:
+    first, second = Twin(players, seed, False), Twin(players, seed, True)
+    if not first.ok:
+        return None
+    while True:
+        a, b = first.step(), second.step()
+        assert a == b, "the same decisions are asked in both games"
+        if a is None:
+            return first, second
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_other_seats_receive_identical_bytes_whatever_card_a_seat_holds(players):
+    compared = 0
+    for seed in range(6):
+        pair = twins(players, seed)
+        if pair is None:
+            continue
+        first, second = pair
+        holder = first.holder
+        assert first.streams[holder] != second.streams[holder], "the holder sees its own card"
+        for seat in range(players):
+            if seat != holder:
+                assert first.streams[seat] == second.streams[seat], (
+                    f"seat {seat} was sent something that depends on seat {holder}'s hand"
+                )
+                compared += len(first.streams[seat])
+    assert compared > 100, "the games ran long enough to prove something"
+
+
+def _hide_from(state: ParanoiaState, seat: int, rng: random.Random) -> list[Any]:
+    """Change everything ``seat`` may not know; return what is needed to undo it."""
+    others = [t for t in state.ts if t.seat != seat and t.hand]
+    undo: list[Any] = [list(state.actions.cards), state.secret_holder]
+    undo.append([list(t.hand) for t in state.ts])
+    rng.shuffle(state.actions.cards)
+    if len(others) >= 2:
+        a, b = rng.sample(others, 2)
+        i, j = rng.randrange(len(a.hand)), rng.randrange(len(b.hand))
+        a.hand[i], b.hand[j] = b.hand[j], a.hand[i]
+    if state.secret_holder not in (None, seat):
+        state.secret_holder = rng.choice([t.seat for t in state.ts if t.seat != seat])
+    return undo
+
+
+def _undo(state: ParanoiaState, undo: list[Any]) -> None:
+    state.actions.cards[:] = undo[0]
+    state.secret_holder = undo[1]
+    for t, hand in zip(state.ts, undo[2], strict=True):
+        t.hand[:] = hand
+
+
+@pytest.mark.parametrize("players", [3, 5, 8])
+def test_a_view_is_the_same_whatever_is_hidden_from_its_seat(players):
+    changed_truth = 0
+    for seed in range(4):
+        state, _ = GAME.start(players, seed, {})
+        rng = random.Random(seed)
+        steps = 0
+        while (decision := state.pending()) is not None and steps < 400:
+            for seat in range(players):
+                before = orjson.dumps(state.view(seat))
+                truth = orjson.dumps(state.table_view())
+                undo = _hide_from(state, seat, rng)
+                changed_truth += orjson.dumps(state.table_view()) != truth
+                assert orjson.dumps(state.view(seat)) == before, (
+                    f"seat {seat}'s view depends on something hidden from it"
+                )
+                _undo(state, undo)
+            state.apply(legal.random_action(decision.legal, rng))
+            steps += 1
+    assert changed_truth > 100, "the hidden information really was changed"
+
+
+def test_the_referee_sends_no_seat_another_seats_cards_or_the_role_holder():
+    players = 5
+    bots = [
+        InProcessBot(lambda view, desc, r=random.Random(s): legal.random_action(desc, r))
+        for s in range(players)
+    ]
+    for bot in bots:
+        bot.keep_messages = True
+    roles_seen = 0
+    for seed in range(8):
+        for bot in bots:
+            bot.received.clear()
+        record = play_game(
+            GAME,
+            [Entrant(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
+            seed=seed,
+            options={},
+            game_id=f"g{seed}",
+            bot_seed_key=b"k",
+        )
+        assert record.status == "complete"
+        for seat, bot in enumerate(bots):
+            ids = []
+            for message in bot.received:
+                text = orjson.dumps(message)
+                assert b'"hands"' not in text and b'"mission_deck"' not in text
+                if message["type"] == "request":
+                    ids.append(message["id"])
+                    assert message["view"]["seat"] == seat
+                if message["type"] != "event":
+                    continue
+                event = message["event"]
+                if event["kind"] == "drew" and "cards" in event:
+                    assert event["seat"] == seat
+                if event["kind"] == "stole" and "cards" in event:
+                    assert seat in (event["seat"], event["from"])
+                if event["kind"] == "secret-role":
+                    roles_seen += 1
+                    assert event["holder"] in (None, seat)
+            assert ids == list(range(1, len(ids) + 1)), "each seat numbers its own requests"
+    assert roles_seen > 0, "a secret role was handed out in these games"
