@@ -32,6 +32,7 @@ test: $(STAMP) sandbox ## Set up and run the whole test suite
 bench: $(STAMP) ## Print throughput figures (asserts nothing)
 	$(BIN)/python -m arena.bench
 	$(BIN)/python -m arena.bench --game intrigue --players 4
+	$(BIN)/python -m arena.bench --game paranoia --players 5
 	$(BIN)/python -m leagues.bench
 
 lint: $(STAMP) ## ruff and mypy

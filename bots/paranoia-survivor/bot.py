@@ -85,6 +85,10 @@ class Seen:
         top = max(self.rank(s) for s in range(len(self.ts)))
         return self.rank(seat) == top and sum(self.rank(s) == top for s in range(len(self.ts))) == 1
 
+    def at_top(self, seat: int) -> bool:
+        """At the top clearance, maybe tied: the game's end would not hurt it."""
+        return self.rank(seat) == max(self.rank(s) for s in range(len(self.ts)))
+
     def treason_delta(self, seat: int, amount: int) -> float:
         """Value to ``seat`` of its treason changing by ``amount``."""
         now = self.t(seat)["treason"]
@@ -206,7 +210,9 @@ class Seen:
         # The dead neither succeed nor fail: a rival killed late misses the Success result.
         late = min(t["hand"] for t in self.ts if t["alive"]) <= 2
         denied = self.success_worth() if late else 0.0
-        return 0.5 + 0.3 * (self.rank(seat) - self.rank(self.me)) + 0.6 * denied
+        # At the top, every clone lost brings the end (and the win) closer.
+        hurry = 1.0 + 2.0 * (6 - self.t(seat)["clones"]) / 6 if self.at_top(self.me) else 0.0
+        return 0.5 + 0.3 * (self.rank(seat) - self.rank(self.me)) + 0.6 * denied + hurry
 
     def failure_cost(self) -> float:
         """Roughly what the mission's Failure result costs me."""

@@ -100,6 +100,22 @@ def main() -> None:
             f"| {kind} | {f['games']} | {f['median']:g} | {f['worst']} | {f['deaths']:.2f} "
             f"| {f['executions']:.2f} | {f['capped']:.1%} | {edge} |"
         )
+    by_size(max(1, args.games // 6), decide)
+
+
+def by_size(games: int, decide: Any) -> None:
+    """All-survivor tables size by size: where the game cap is reached."""
+    print()
+    print("| all survivors, players | games | missions median | worst | game cap |")
+    print("|---|---|---|---|---|")
+    for players in range(3, 9):
+        rows = [play(players, seed, set(range(players)), decide) for seed in range(games)]
+        missions = [r["missions"] for r in rows]
+        capped = sum(r["capped"] for r in rows) / games
+        print(
+            f"| {players} | {games} | {statistics.median(missions):g} | {max(missions)} "
+            f"| {capped:.1%} |"
+        )
 
 
 if __name__ == "__main__":

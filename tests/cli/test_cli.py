@@ -191,3 +191,40 @@ def test_every_command_has_help_with_an_example(run, command):
     result = run(*command.split(), "--help")
     assert result.exit_code == 0
     assert "Example: arena " + command in " ".join(result.output.split())
+
+
+def test_paranoia_plays_shows_rates_and_checks_end_to_end(run, tmp_path):
+    """The third title through every command: real subprocesses, the survivor bot and the
+    generic random bot; a seat's replay hides the other hands, the table's shows them."""
+    db = tmp_path / "arena.db"
+    survivor = str(ROOT / "bots" / "paranoia-survivor")
+    args = ["--bot", survivor, "--bot", RANDOM, "--bot", RANDOM, "--bot", RANDOM]
+    played = run("play", "paranoia", *args, "--games", "2", "--seed", "3", "--db", str(db))
+    assert played.exit_code == 0, played.output
+    assert "paranoia-survivor" in played.output and "2 game(s)" in played.output
+    ratings = run("ratings", "paranoia", "--db", str(db))
+    assert ratings.exit_code == 0 and "paranoia-survivor" in ratings.output
+    with open_store(db, create=False) as store:
+        game_id = store.list_games()[0].id
+    table = run("show", game_id, "--db", str(db))
+    seat = run("show", game_id, "--seat", "2", "--db", str(db))
+    assert table.exit_code == 0 and seat.exit_code == 0, table.output + seat.output
+    assert "Mission 1:" in table.output and "Game over after" in table.output
+    dealt = re.compile(r"Seat (\d) draws (\d) card\(s\) \(deal\)")
+    hidden = {m.group(1) for m in dealt.finditer(seat.output)}
+    assert hidden and "2" not in hidden, "seat 2 sees counts of the others' deals, not its own"
+    assert not dealt.search(table.output), "the table sees every card dealt"
+    checked = run(
+        "check",
+        survivor,
+        "--game",
+        "paranoia",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--logs",
+        str(tmp_path / "logs"),
+    )
+    assert checked.exit_code == 0, checked.output
+    assert "PASS" in checked.output

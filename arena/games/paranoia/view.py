@@ -11,6 +11,7 @@ chain, the table, the mission), so a bot in any language needs nothing but the v
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +67,7 @@ def _public(state: ParanoiaState, seat: int | None) -> dict[str, Any]:
         "chain": [p.public() for p in state.chain],
         "table": [c.public() for c in state.table],
         "action_deck": len(state.actions.cards),
-        "discards": list(state.actions.discards),
+        "discards": dict(sorted(Counter(state.actions.discards).items())),
         "supply": state.clearances.supply(),
         "decision": (
             state.context if decision is not None and seat in (None, decision.seat) else None
