@@ -48,6 +48,13 @@ def debrief(state: ParanoiaState) -> Generator[Decision, Any, None]:
         for effect in result:
             if state.ts[seat].alive:
                 effects.simple(state, seat, effect, giver=None)
+    for t in debriefed:
+        if t.alive and t.wounds >= state.clearances.row(t).max_wounds:
+            # demoted to a clearance whose max wounds it has; card play is over, so no dying
+            # action (ruling 21)
+            from arena.games.paranoia.flow import die
+
+            die(state, t.seat, None, state.clearances.traitor(t))
 
 
 ACHIEVEMENTS = frozenset(
@@ -97,24 +104,25 @@ def _passes(state: ParanoiaState, c: Condition, t: Troubleshooter, most_loyal: i
         return t.seat == most_loyal
     if test is Check.KILLED_A_TRAITOR:
         return t.killed_traitor
-    if test is Check.SECRET_OFFICER_ALIVE:
-        return state.secret_holder is not None and state.ts[state.secret_holder].alive
+    if test is Check.SECRET_OFFICER_ALIVE:  # "success if the officer survives" the mission
+        officer = None if state.secret_holder is None else state.ts[state.secret_holder]
+        return officer is not None and officer.alive and not officer.died
     raise AssertionError(f"unknown test {test}")  # pragma: no cover
 
 
 def internal_security(state: ParanoiaState) -> None:
-    """Every traitor executed (no dying action), from the Team Leader clockwise; then the
-    treason is noted for the final tie-break and everybody's wounds and treason discarded;
+    """The treason is noted for the final tie-break; every traitor is executed (no dying
+    action), from the Team Leader clockwise; then everybody's wounds and treason discarded;
     cards on the table go to the discards; hands are kept."""
     from arena.games.paranoia.flow import die
 
     n = state.players
     order = [state.ts[(state.leader + k) % n] for k in range(n)]
     traitors = [t.seat for t in order if t.alive and state.clearances.traitor(t)]
+    state.final_treason = [t.treason for t in state.ts]  # as held when Internal Security began
     for seat in traitors:
         state.log("executed", {"seat": seat, "treason": state.ts[seat].treason})
-        die(state, seat, None, True)
-    state.final_treason = [t.treason for t in state.ts]
+        die(state, seat, None, True, execution=True)
     for t in state.ts:
         t.wounds = t.treason = 0
     cleared = [card.play.card.id for card in state.table]

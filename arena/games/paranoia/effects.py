@@ -68,6 +68,11 @@ def apply(state: ParanoiaState, play: Play, effect: Effect) -> Flow:
             yield from _discard(state, play, seat, effect)
         else:
             simple(state, seat, effect, giver=play.seat)
+            t = state.ts[seat]
+            if t.alive and t.wounds >= state.clearances.row(t).max_wounds:
+                # demoted to a clearance whose max wounds it already has: killed, by nobody
+                t.wounds = state.clearances.row(t).max_wounds
+                yield from state.dying(seat, play, state.clearances.traitor(t), None)
 
 
 def simple(state: ParanoiaState, seat: int, effect: Effect, giver: int | None) -> None:
@@ -148,7 +153,7 @@ def wound(state: ParanoiaState, play: Play, seat: int, amount: int) -> Flow:
         },
     )
     if dealt and victim.wounds >= limit:
-        yield from state.dying(victim.seat, play, was_traitor)
+        yield from state.dying(victim.seat, play, was_traitor, play.seat)
 
 
 def _negate(state: ParanoiaState, play: Play) -> Flow:

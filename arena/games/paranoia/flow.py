@@ -182,12 +182,15 @@ def _card_play(state: ParanoiaState) -> Flow:
 def _turn(state: ParanoiaState, seat: int) -> Flow:
     """Play or discard one card; Play Anytime cards played first do not use the turn."""
     t = state.ts[seat]
+    at_start = True
     while t.alive and phase_over(state) is None:
         can_complete = (
-            seat == state.leader
+            at_start  # "at the start of its turn", not after a Play Anytime card
+            and seat == state.leader
             and state.turns_taken >= state.players
             and debriefing.mission_completed(state)
         )
+        at_start = False
         options = turn_options(state, seat, can_complete)
         answer = yield from state.ask(seat, "turn", options, {"can_complete": can_complete})
         if "complete" in answer:
@@ -305,29 +308,36 @@ def _phase_end_window(state: ParanoiaState) -> Flow:
             yield from play(state, seat, answer, "phase-end")
 
 
-def dying(state: ParanoiaState, seat: int, cause: Play, was_traitor: bool) -> Flow:
-    """Wounds reached the maximum: one card at once (a Docbot may take back the wounds of the
-    card that caused them); still at the maximum afterwards, the troubleshooter dies."""
+def dying(
+    state: ParanoiaState, seat: int, cause: Play, was_traitor: bool, killer: int | None
+) -> Flow:
+    """Wounds reached the maximum: one card at once, plus any Play Anytime cards (a Docbot may
+    take back the wounds of the card that caused them); still at the maximum afterwards, the
+    troubleshooter dies. ``killer`` dealt the fatal wound (None: a demotion did it)."""
     t = state.ts[seat]
-    state.log("dying", {"seat": seat, "by": cause.seat, "card": cause.card.id})
-    if t.hand and state.plays < PLAY_CAP:
+    state.log("dying", {"seat": seat, "by": killer, "card": cause.card.id})
+    limit = state.clearances.row
+    while t.alive and t.hand and t.wounds >= limit(t).max_wounds and state.plays < PLAY_CAP:
         options = dying_options(state, seat, cause)
         context = {"cause": cause.public(), "wounds": t.wounds}
         answer = yield from state.ask(seat, "dying", [PASS, *options], context)
-        if "play" in answer:
-            answers = cause if answer["section"] == SectionKind.ANYTIME else None
-            yield from play(state, seat, answer, "dying", answers)
+        if "play" not in answer:
+            break
+        anytime = answer["section"] == SectionKind.ANYTIME
+        yield from play(state, seat, answer, "dying", cause if anytime else None)
+        if not anytime:
+            break  # the dying action itself; Play Anytime cards do not use it
     if not t.alive:
         return  # killed again by its own dying action's consequences (already handled)
-    if t.wounds < state.clearances.row(t).max_wounds:
+    if t.wounds < limit(t).max_wounds:
         state.log("survived", {"seat": seat, "wounds": t.wounds})
         return
-    die(state, seat, cause.seat, was_traitor)
+    die(state, seat, killer, was_traitor)
 
 
 def dying_options(state: ParanoiaState, seat: int, cause: Play) -> list[dict[str, Any]]:
-    """A dying action: any card's non-anytime section, or a negate_wounds answer to the card
-    that caused the wounds."""
+    """A dying action: any card's non-anytime section, or a Play Anytime card: a
+    negate_wounds answer to the card that caused the wounds, or a free-standing one."""
     t = state.ts[seat]
     alive = living(state)
     options: list[dict[str, Any]] = []
@@ -338,10 +348,19 @@ def dying_options(state: ParanoiaState, seat: int, cause: Play) -> list[dict[str
                 options += section_options(card, section, t, alive)
             elif any(e.op is Op.NEGATE_WOUNDS for e in section.effects):
                 options += anytime_options(card, t, alive, cause)
+            elif not any(e.op is Op.CANCEL for e in section.effects):
+                options += anytime_options(card, t, alive, None)
     return options
 
 
-def die(state: ParanoiaState, seat: int, killer: int | None, was_traitor: bool) -> None:
+def die(
+    state: ParanoiaState,
+    seat: int,
+    killer: int | None,
+    was_traitor: bool,
+    *,
+    execution: bool = False,
+) -> None:
     """A death: wounds and treason discarded, a clone lost, the next turn skipped; the killer
     of a traitor sheds all its treason; a lost last clone costs a clearance and ends the game;
     a dead Team Leader is replaced."""
@@ -354,7 +373,6 @@ def die(state: ParanoiaState, seat: int, killer: int | None, was_traitor: bool) 
     for card in state.table:
         if card.play.seat == seat:
             card.active = False
-    execution = killer is None
     state.log(
         "died",
         {"seat": seat, "by": killer, "execution": execution, "clones": t.clones},

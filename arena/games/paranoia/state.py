@@ -214,9 +214,11 @@ class ParanoiaState:
                 return self.ts[card.play.seat]
         return None
 
-    def dying(self, seat: int, cause: Play, was_traitor: bool) -> Generator[Decision, Any, None]:
+    def dying(
+        self, seat: int, cause: Play, was_traitor: bool, killer: int | None
+    ) -> Generator[Decision, Any, None]:
         """The dying action of a troubleshooter whose wounds reached the maximum (flow.py)."""
-        return _flow.dying(self, seat, cause, was_traitor)
+        return _flow.dying(self, seat, cause, was_traitor, killer)
 
     def _run(self, action: Any) -> list[Event]:
         self._events = []

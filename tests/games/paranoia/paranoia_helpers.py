@@ -164,18 +164,32 @@ def pass_windows(state: ParanoiaState, *, dying: bool = False) -> list[Event]:
     return events
 
 
-def asked(state: ParanoiaState, kind: str = "respond") -> list[int]:
-    """Pass every pending decision of ``kind`` in turn; the seats asked, in order."""
-    seats = []
-    while (decision := state.pending()) is not None and decision.kind == kind:
+def asked(state: ParanoiaState, about: str | None = None) -> list[int]:
+    """Pass pending response windows while they are about the same thing as the first one
+    (the card being answered, or the phase end), or about ``about`` (a card id or
+    "phase-end"); the seats asked, in order."""
+    seats: list[int] = []
+    while (decision := state.pending()) is not None and decision.kind == "respond":
+        subject = _subject(state)
+        about = about or subject
+        if subject != about:
+            break
         seats.append(decision.seat)
-        act(state, decision.seat, kind, PASS)
+        act(state, decision.seat, "respond", PASS)
     return seats
 
 
+def _subject(state: ParanoiaState) -> str:
+    context = state.context or {}
+    if context.get("reason") == "phase-end":
+        return "phase-end"
+    return context["answering"]["card"]
+
+
 def discard_turn(state: ParanoiaState, seat: int, card: str | None = None) -> list[Event]:
-    """``seat`` discards (the given card or its first) on its turn; windows passed."""
-    card = card or state.ts[seat].hand[0]
+    """``seat`` discards (the given card, or its last: the padding comes after the cards a
+    test gives) on its turn; windows passed."""
+    card = card or state.ts[seat].hand[-1]
     events = act(state, seat, "turn", discard(card))
     return events + pass_windows(state)
 
