@@ -132,7 +132,8 @@ def test_free_for_all_properties(case) -> None:
         mu, sigma = first[key]
         assert math.isfinite(mu) and math.isfinite(sigma)
         assert 0 < sigma <= math.hypot(sigma0, ENV.tau) + 1e-9, "a game never adds uncertainty"
+        # (up to rounding: a winner far above the field gains ~0 and may land 1e-14 below)
         if rank == 1:
-            assert mu >= mu0, "the sole winner never goes down"
+            assert mu >= mu0 - 1e-9, "the sole winner never goes down"
         if rank == len(keys):
-            assert mu <= mu0, "the sole loser never goes up"
+            assert mu <= mu0 + 1e-9, "the sole loser never goes up"

@@ -178,9 +178,10 @@ class Seen:
                 return self.treason_delta(me, amount)
             if actor != me:
                 return 0.0
-            value = 0.4
+            # nearer the traitor line: executed at Internal Security, free to shoot meanwhile
+            value = 0.3 + 0.6 * amount * min(1.0, (t["treason"] + amount) / t["max_treason"])
             if not t["traitor"] and t["treason"] + amount >= t["max_treason"]:
-                value += 2.0 - self.treason_delta(me, -2)  # a new traitor: I shed 2
+                value += 2.0 + self.treason_delta(me, -2)  # a new traitor: I shed 2
             return value + 0.2 * self.rank(seat)
         if op == "absolve":
             return self.treason_delta(me, -amount) if seat == me else -0.2
