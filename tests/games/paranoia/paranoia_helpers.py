@@ -245,6 +245,17 @@ def clearances(state: ParanoiaState) -> list[str]:
 SHIPPED_TEXT = Path(DEFAULT_PATH).read_text(encoding="utf-8")
 CLEARANCE_PART = SHIPPED_TEXT[: SHIPPED_TEXT.index("[[mission]]")]
 """The shipped clearance table, as TOML, for custom card sets."""
+TEST_MISSION = """
+[[mission]]
+id = "m-one"
+name = "Test Mission"
+count = 1
+provenance = "designed"
+note = "designed for arena"
+success_when = [{ test = "alive" }]
+success = [{ op = "absolve", target = "self", amount = 1 }]
+"""
+"""A one-card Mission deck ("m-one": everyone alive succeeds) for custom card sets."""
 
 
 def custom_cards(tmp_path: Path, text: str, clearance: str = CLEARANCE_PART) -> CardSet:

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from paranoia_helpers import CLEARANCE_PART, TEST_MISSION
 
 from arena.games.paranoia import cardset
 from arena.games.paranoia.cardset import (
@@ -116,18 +117,7 @@ def test_every_op_is_used(shipped: cardset.CardSet) -> None:
 
 # ---------------------------------------------------------------- validation errors
 
-SHIPPED = cardset.DEFAULT_PATH.read_text(encoding="utf-8")
-CLEARANCE_PART = SHIPPED[: SHIPPED.index("[[mission]]")]
-MISSION = """
-[[mission]]
-id = "m-one"
-name = "Test Mission"
-count = 1
-provenance = "designed"
-note = "designed for arena"
-success_when = [{ test = "alive" }]
-success = [{ op = "absolve", target = "self", amount = 1 }]
-"""
+MISSION = TEST_MISSION
 ACTION = """
 [[action]]
 id = "a-one"

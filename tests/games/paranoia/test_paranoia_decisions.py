@@ -16,6 +16,7 @@ from paranoia_helpers import (
     RECALL,
     SHIPPED_TEXT,
     TANGLER,
+    TEST_MISSION,
     TRUNCHEON,
     act,
     custom_cards,
@@ -185,15 +186,8 @@ def test_the_play_cap_ends_card_play(tmp_path: Path) -> None:
     windows: card play ends."""
     cards = custom_cards(
         tmp_path,
-        """
-[[mission]]
-id = "m-one"
-name = "Test Mission"
-count = 1
-provenance = "designed"
-note = "designed for arena"
-success_when = [{ test = "alive" }]
-success = [{ op = "absolve", target = "self", amount = 1 }]
+        TEST_MISSION
+        + """
 
 [[action]]
 id = "a-forms"

@@ -11,6 +11,7 @@ from paranoia_helpers import (
     GOLDEN,
     LASER,
     PAPERWORK,
+    TEST_MISSION,
     act,
     clearances,
     custom_cards,
@@ -163,15 +164,8 @@ def test_empty_action_deck_reshuffles_the_discards_and_draws_fewer_when_both_run
     with both empty a draw takes what there is."""
     cards = custom_cards(
         tmp_path,
-        """
-[[mission]]
-id = "m-one"
-name = "Test Mission"
-count = 1
-provenance = "designed"
-note = "designed for arena"
-success_when = [{ test = "alive" }]
-success = [{ op = "absolve", target = "self", amount = 1 }]
+        TEST_MISSION
+        + """
 
 [[action]]
 id = "a-draw"
