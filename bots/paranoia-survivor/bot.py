@@ -17,6 +17,7 @@ from typing import Any
 
 from protocol.legal import default_action
 from protocol.sdk import run
+from protocol.sdk_paranoia import Table
 
 NAME = "paranoia-survivor"
 VERSION = "1.0"
@@ -27,36 +28,13 @@ CLEARANCE = 6.0
 """One clearance up (the score)."""
 
 
-class Seen:
-    """The view, read once per decision."""
+class Seen(Table):
+    """The view, read once per decision, and what each thing on it is worth to this seat."""
 
     def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
-        self.me: int = view["seat"]
-        self.ts: list[dict[str, Any]] = view["troubleshooters"]
-        self.cards: dict[str, Any] = view["cards"]
-        self.counters: dict[str, int] = view["counters"]
-        self.leader: int = view["team_leader"]
-        mission = view.get("mission")
-        self.mission: dict[str, Any] | None = self.cards.get(mission) if mission else None
+        super().__init__(view)
         self.treason_free = False
         """Dying for sure: treason will be discarded with the clone, so it costs nothing."""
-
-    def t(self, seat: int) -> dict[str, Any]:
-        return self.ts[seat]
-
-    def rank(self, seat: int) -> int:
-        order = ("RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "INDIGO", "VIOLET", "ULTRAVIOLET")
-        return order.index(self.ts[seat]["clearance"])
-
-    def living(self) -> list[int]:
-        return [t["seat"] for t in self.ts if t["alive"]]
-
-    def section(self, card: str, kind: str) -> list[dict[str, Any]]:
-        for section in self.cards[card]["sections"]:
-            if section["kind"] == kind:
-                return section["effects"]
-        return []
 
     # -- valuing --------------------------------------------------------------------------
 
@@ -93,23 +71,6 @@ class Seen:
         """Value to ``seat`` of its treason changing by ``amount``."""
         now = self.t(seat)["treason"]
         return self.treason_cost(seat, now) - self.treason_cost(seat, max(0, now + amount))
-
-    def targets(self, effect: dict[str, Any], actor: int, target: int | None, answered: int | None):
-        who = effect.get("target")
-        if who == "target":
-            return [target] if target is not None else []
-        if who == "self":
-            return [actor]
-        if who == "answered":
-            return [answered] if answered is not None else []
-        if who == "team_leader":
-            return [self.leader]
-        if who == "all":
-            return self.living()
-        if who == "most_traitorous":
-            living = self.living()
-            return [max(living, key=lambda s: self.t(s)["treason"])] if living else []
-        return []
 
     def value(
         self,
