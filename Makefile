@@ -40,8 +40,12 @@ lint: $(STAMP) ## ruff and mypy
 	$(BIN)/ruff format --check arena protocol leagues bots tests
 	$(BIN)/mypy arena protocol leagues
 
-check-bots: $(STAMP) ## Run `arena check` on every bundled bot
-	for bot in bots/*/; do $(BIN)/arena check $$bot || exit 1; done
+check-bots: $(STAMP) ## Run `arena check` on every bundled bot, on its game (random: every game)
+	for bot in bots/*/; do \
+		name=$$(basename $$bot); games=$${name%%-*}; \
+		if [ "$$name" = random ]; then games="corruption intrigue paranoia"; fi; \
+		for game in $$games; do $(BIN)/arena check $$bot --game $$game || exit 1; done; \
+	done
 
 clean: ## Remove the virtual environment and caches (keeps databases)
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache
