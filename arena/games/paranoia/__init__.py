@@ -2,8 +2,8 @@
 
 Modules: vocabulary (the effect vocabulary and card values), cardset (loads cards.toml),
 table (troubleshooters, clearance supply, decks), plays (the chain and legal plays), effects
-(the effect interpreter), flow (missions, turns, response windows, dying), debriefing
-(Debriefing and Internal Security), state (base.GameState), view, invariants, describe,
+(the effect interpreter), flow (missions, turns, response windows, dying actions), deaths
+(a clone lost, succession, new clones), debriefing (Debriefing and Internal Security), state (base.GameState), view, invariants, describe,
 game (``GAME``).
 """
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.games.base import Decision
 from arena.games.paranoia import effects
+from arena.games.paranoia.deaths import die
 from arena.games.paranoia.table import Troubleshooter
 from arena.games.paranoia.vocabulary import Check, Condition
 
@@ -52,8 +53,6 @@ def debrief(state: ParanoiaState) -> Generator[Decision, Any, None]:
         if t.alive and t.wounds >= state.clearances.row(t).max_wounds:
             # demoted to a clearance whose max wounds it has; card play is over, so no dying
             # action (ruling 21)
-            from arena.games.paranoia.flow import die
-
             die(state, t.seat, None, state.clearances.traitor(t))
 
 
@@ -114,8 +113,6 @@ def internal_security(state: ParanoiaState) -> None:
     """The treason is noted for the final tie-break; every traitor is executed (no dying
     action), from the Team Leader clockwise; then everybody's wounds and treason discarded;
     cards on the table go to the discards; hands are kept."""
-    from arena.games.paranoia.flow import die
-
     n = state.players
     order = [state.ts[(state.leader + k) % n] for k in range(n)]
     traitors = [t.seat for t in order if t.alive and state.clearances.traitor(t)]

@@ -9,10 +9,12 @@ answering a card), so the chain resolves last-in first-out by construction.
 from __future__ import annotations
 
 from collections.abc import Generator
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from arena.games.base import Decision
 from arena.games.paranoia import debriefing, effects
+from arena.games.paranoia.deaths import die, return_clone
 from arena.games.paranoia.plays import (
     Play,
     TableCard,
@@ -27,6 +29,16 @@ if TYPE_CHECKING:
 
 Flow = Generator[Decision, Any, Any]
 
+
+class Phase(StrEnum):
+    """The mission's phase (the Mission and Deal phases need no decision, so never show)."""
+
+    CARD_PLAY = "card-play"
+    DEBRIEFING = "debriefing"
+    INTERNAL_SECURITY = "internal-security"
+    OVER = "over"
+
+
 PASS = {"pass": True}
 """The answer that plays nothing in a response window or as a dying action."""
 PLAY_CAP = 200
@@ -37,8 +49,6 @@ endless missions; never reached in simulation)."""
 def game(state: ParanoiaState, *, draw_leader: bool = True) -> Flow:
     """Setup, then missions until someone loses its last clone or the game cap is reached.
     ``draw_leader=False`` keeps a leader and clearances already set (test positions)."""
-    from arena.games.paranoia.state import Phase
-
     if draw_leader:
         state.leader = state.rng.randrange(state.players)
         state.clearances.move(state.ts[state.leader], 1)
@@ -67,8 +77,6 @@ def game(state: ParanoiaState, *, draw_leader: bool = True) -> Flow:
 
 def mission(state: ParanoiaState) -> Flow:
     """One mission: its five phases."""
-    from arena.games.paranoia.state import Phase
-
     _begin_mission(state)
     _deal(state)
     state.phase = Phase.CARD_PLAY
@@ -88,7 +96,7 @@ def _begin_mission(state: ParanoiaState) -> None:
     state.mission_number += 1
     for t in state.ts:
         if not t.alive and not t.out:
-            _return(state, t.seat, "mission")
+            return_clone(state, t.seat, "mission")
         t.took_wounds = t.died = t.killed_traitor = False
         t.skips = 0
     state.counters = dict.fromkeys(Counter, 0)
@@ -157,7 +165,7 @@ def _card_play(state: ParanoiaState) -> Flow:
     while (reason := phase_over(state)) is None:
         for t in state.ts:
             if t.returning:
-                _return(state, t.seat, "turn")
+                return_clone(state, t.seat, "turn")
         if (reason := phase_over(state)) is not None:
             break
         state.turn = seat
@@ -252,8 +260,9 @@ def play(
     ops = {e.op for e in entry.effects.effects}
     if not entry.cancelled and Op.STAY_ON_TABLE in ops:
         guard = next((e for e in entry.effects.effects if e.op is Op.GUARD), None)
-        state.table.append(TableCard(entry, entry.target if guard else None))
-        state.log("on-table", {"seat": seat, "card": card.id, "guarding": entry.target})
+        guarding = entry.target if guard else None
+        state.table.append(TableCard(entry, guarding))
+        state.log("on-table", {"seat": seat, "card": card.id, "guarding": guarding})
     else:
         state.actions.discards.append(card.id)
         if not entry.cancelled:  # a cancelled card's "fizzled" event already said it
@@ -351,63 +360,3 @@ def dying_options(state: ParanoiaState, seat: int, cause: Play) -> list[dict[str
             elif not any(e.op is Op.CANCEL for e in section.effects):
                 options += anytime_options(card, t, alive, None)
     return options
-
-
-def die(
-    state: ParanoiaState,
-    seat: int,
-    killer: int | None,
-    was_traitor: bool,
-    *,
-    execution: bool = False,
-) -> None:
-    """A death: wounds and treason discarded, a clone lost, the next turn skipped; the killer
-    of a traitor sheds all its treason; a lost last clone costs a clearance and ends the game;
-    a dead Team Leader is replaced."""
-    t = state.ts[seat]
-    t.alive = False
-    t.wounds = t.treason = t.skips = 0
-    t.returning = False
-    t.clones -= 1
-    t.died = True
-    for card in state.table:
-        if card.play.seat == seat:
-            card.active = False
-    state.log(
-        "died",
-        {"seat": seat, "by": killer, "execution": execution, "clones": t.clones},
-    )
-    if killer is not None and killer != seat and was_traitor:
-        k = state.ts[killer]
-        state.log("traitor-killed", {"seat": killer, "traitor": seat, "shed": k.treason})
-        k.treason = 0
-        k.killed_traitor = True
-    if t.out:
-        state.game_ending = True
-        state.log("last-clone", {"seat": seat})
-        state.move_clearance(seat, -1, "last-clone")
-    if seat == state.leader:
-        _succession(state, seat)
-
-
-def _succession(state: ParanoiaState, old: int) -> None:
-    """The living troubleshooter with the fewest treason (tie: the first to the old leader's
-    left) becomes Team Leader and is promoted one clearance."""
-    n = state.players
-    order = [state.ts[(old + k) % n] for k in range(1, n + 1)]
-    candidates = [t for t in order if t.alive]
-    if not candidates:
-        return  # nobody alive: the leader stays where it is until the next mission
-    new = min(candidates, key=lambda t: t.treason)
-    state.leader = new.seat
-    state.log("new-leader", {"seat": new.seat, "previous": old})
-    state.move_clearance(new.seat, 1, "team-leader")
-
-
-def _return(state: ParanoiaState, seat: int, when: str) -> None:
-    t = state.ts[seat]
-    t.alive = True
-    t.returning = False
-    state.log("new-clone", {"seat": seat, "clones": t.clones, "when": when})
-    if not state.ts[state.leader].alive:
-        _succession(state, state.leader)

@@ -10,26 +10,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
-from enum import StrEnum
 from typing import Any
 
 from arena.games.base import Decision, Event, Outcome, checked_action, ranks_from_keys
 from arena.games.paranoia import flow as _flow
 from arena.games.paranoia import invariants as _invariants
 from arena.games.paranoia import view as _view
+from arena.games.paranoia.flow import Phase
 from arena.games.paranoia.plays import Play, TableCard
 from arena.games.paranoia.table import Clearances, Troubleshooter, action_deck, mission_deck
 from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Counter, Mission
 from protocol.legal import choice
-
-
-class Phase(StrEnum):
-    """The mission's phase (the Mission and Deal phases need no decision, so never show)."""
-
-    CARD_PLAY = "card-play"
-    DEBRIEFING = "debriefing"
-    INTERNAL_SECURITY = "internal-security"
-    OVER = "over"
 
 
 class ParanoiaState:
