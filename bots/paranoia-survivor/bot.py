@@ -174,7 +174,7 @@ class Seen(Table):
         denied = self.success_worth() if late else 0.0
         # At the top, every clone lost brings the end (and the win) closer.
         hurry = 1.0 + 2.0 * (6 - self.t(seat)["clones"]) / 6 if self.at_top(self.me) else 0.0
-        return 0.5 + 0.3 * (self.rank(seat) - self.rank(self.me)) + 0.6 * denied + hurry
+        return 1.0 + 0.3 * (self.rank(seat) - self.rank(self.me)) + 0.6 * denied + hurry
 
     def failure_cost(self) -> float:
         """Roughly what the mission's Failure result costs me."""

@@ -45,7 +45,7 @@ def test_survivor_beats_four_random_bots_clearly():
         assert all(s.fault == "ok" for s in record.seats)
         ranks.append(record.seats[seat].rank)
     win_rate = sum(r == 1 for r in ranks) / len(ranks)
-    # measured over 200 real games at 5 seats: 52% (a random seat: 14%; fair share 20%)
+    # measured over 200 real games at 5 seats: 51% (a random seat: 14%; fair share 20%)
     assert win_rate >= 0.4, f"win rate {win_rate:.0%}"
     assert statistics.mean(ranks) < 2.4
 
