@@ -63,13 +63,16 @@ def playout(game: Game, players: int, seed: int, options: dict[str, Any], rng: r
     return transcript
 
 
+def cases(game: Game) -> list[tuple[int, list[str]]]:
+    """(players, variants) pairs covering every table size and every variant set twice."""
+    sizes = list(range(game.min_players, game.max_players + 1))
+    sets = variant_sets(game)
+    count = max(len(sizes), 2 * len(sets))
+    return [(sizes[i % len(sizes)], sets[i % len(sets)]) for i in range(count)]
+
+
 CASES = [
-    (title, players, variants)
-    for title in titles()
-    for game in [get_game(title)]
-    for players, variants in zip(
-        itertools.cycle(range(game.min_players, game.max_players + 1)), variant_sets(game) * 2
-    )
+    (title, players, variants) for title in titles() for players, variants in cases(get_game(title))
 ]
 
 
