@@ -50,7 +50,7 @@ def apply(state: ParanoiaState, play: Play, effect: Effect) -> Flow:
         state.log("phase-ending", {"seat": play.seat, "card": play.card.id})
         return
     if op in (Op.STAY_ON_TABLE, Op.GUARD):
-        return  # the card is laid on the table once its play resolves (state.py)
+        return  # the card is laid on the table once its play resolves (flow.play)
     if effect.when is not None and not _holds(state, effect.when, play.target):
         state.log("no-effect", {"seat": play.seat, "card": play.card.id, "when": effect.when})
         return
