@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import traceback
+from abc import ABC, abstractmethod
 from typing import Any
 
 from protocol.legal import default_action, why_illegal
@@ -276,3 +277,60 @@ def safe(decide_impl: Any, name: str) -> Any:
         return default_action(legal)
 
     return decide
+
+
+class Player(ABC):
+    """One seat's player across the games of a match: a Memory fed by the SDK hooks, and a
+    ``decide`` (made total by ``safe``) that sends each decision kind to the method of that
+    name. A bot subclasses it, sets ``name`` and writes offer, answer, pay, place, choose and
+    keep_or_replace; sending uses ``choose_send`` unless overridden."""
+
+    name = "intrigue-player"
+    """The bot's name, for its stderr log."""
+
+    def __init__(self) -> None:
+        self.memory = Memory()
+        self.decide = safe(self._decide, self.name)
+
+    # hooks (SDK signatures: hook(game, body))
+    def on_game_start(self, game: Any, view: dict[str, Any]) -> None:
+        self.memory.new_game()
+
+    def on_event(self, game: Any, event: dict[str, Any]) -> None:
+        self.memory.on_event(event)
+
+    def _decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        kind = (view.get("decision") or {}).get("kind")
+        if kind == "offer":
+            return self.offer(view, legal)
+        options = legal.get("options") or []
+        if kind in ("answer", "pay", "place", "choose", "keep_or_replace", "send"):
+            return getattr(self, kind)(view, options)
+        return default_action(legal)
+
+    def send(self, view: dict[str, Any], options: list[Any]) -> Any:
+        return choose_send(view, options, self.memory)
+
+    @abstractmethod
+    def offer(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    @abstractmethod
+    def answer(self, view: dict[str, Any], options: list[Any]) -> Any:
+        raise NotImplementedError
+
+    @abstractmethod
+    def pay(self, view: dict[str, Any], options: list[Any]) -> Any:
+        raise NotImplementedError
+
+    @abstractmethod
+    def place(self, view: dict[str, Any], options: list[Any]) -> Any:
+        raise NotImplementedError
+
+    @abstractmethod
+    def choose(self, view: dict[str, Any], options: list[Any]) -> Any:
+        raise NotImplementedError
+
+    @abstractmethod
+    def keep_or_replace(self, view: dict[str, Any], options: list[Any]) -> Any:
+        raise NotImplementedError

@@ -17,19 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.legal import default_action
 from protocol.sdk import run
 from protocol.sdk_intrigue import (
     UNIT,
-    Memory,
+    Player,
     Table,
     ceil_unit,
-    choose_send,
     choose_winner,
     clamp_amount,
     floor_unit,
     nearest,
-    safe,
 )
 
 NAME = "intrigue-honest"
@@ -50,38 +47,10 @@ CASH_SHARE = 0.4
 # -- honest ------------------------------------------------------------------------------------
 
 
-class Honest:
+class Honest(Player):
     """One seat's player: a Memory across the games of a match, the policy below."""
 
-    def __init__(self) -> None:
-        self.memory = Memory()
-        self.decide = safe(self._decide, NAME)
-
-    # hooks (SDK signatures: hook(game, body))
-    def on_game_start(self, game: Any, view: dict[str, Any]) -> None:
-        self.memory.new_game()
-
-    def on_event(self, game: Any, event: dict[str, Any]) -> None:
-        self.memory.on_event(event)
-
-    def _decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
-        kind = (view.get("decision") or {}).get("kind")
-        if kind == "offer":
-            return self.offer(view, legal)
-        options = legal.get("options") or []
-        if kind == "answer":
-            return self.answer(view, options)
-        if kind == "pay":
-            return self.pay(view, options)
-        if kind == "place":
-            return self.place(view, options)
-        if kind == "choose":
-            return self.choose(view, options)
-        if kind == "keep_or_replace":
-            return self.keep_or_replace(view, options)
-        if kind == "send":
-            return choose_send(view, options, self.memory)
-        return default_action(legal)
+    name = NAME
 
     # -- as an applicant --
 

@@ -14,17 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.legal import default_action
 from protocol.sdk import run
 from protocol.sdk_intrigue import (
     UNIT,
-    Memory,
+    Player,
     Table,
-    choose_send,
     choose_winner,
     clamp_amount,
     floor_unit,
-    safe,
 )
 
 NAME = "intrigue-shark"
@@ -51,39 +48,18 @@ CASH_SHARE = 0.35
 # -- shark -------------------------------------------------------------------------------------
 
 
-class Shark:
+class Shark(Player):
     """One seat's player: a Memory across the games of a match, the policy below."""
 
-    def __init__(self) -> None:
-        self.memory = Memory()
-        self.decide = safe(self._decide, NAME)
+    name = NAME
 
-    # hooks (SDK signatures: hook(game, body))
-    def on_game_start(self, game: Any, view: dict[str, Any]) -> None:
-        self.memory.new_game()
+    def place(self, view: dict[str, Any], options: list[Any]) -> Any:
+        """The lowest free section, whatever was asked."""
+        return {"section": min(o["section"] for o in options)}
 
-    def on_event(self, game: Any, event: dict[str, Any]) -> None:
-        self.memory.on_event(event)
-
-    def _decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
-        kind = (view.get("decision") or {}).get("kind")
-        if kind == "offer":
-            return self.offer(view, legal)
-        options = legal.get("options") or []
-        if kind == "answer":
-            return self.answer(view, options)
-        if kind == "pay":
-            return self.pay(view, options)
-        if kind == "place":
-            return {"section": min(o["section"] for o in options)}
-        if kind == "choose":
-            table = Table(view)
-            return {"scholar": choose_winner(table, self.memory, [o["scholar"] for o in options])}
-        if kind == "keep_or_replace":
-            return self.keep_or_replace(view, options)
-        if kind == "send":
-            return choose_send(view, options, self.memory)
-        return default_action(legal)
+    def choose(self, view: dict[str, Any], options: list[Any]) -> Any:
+        table = Table(view)
+        return {"scholar": choose_winner(table, self.memory, [o["scholar"] for o in options])}
 
     # -- as an applicant --
 
