@@ -256,6 +256,37 @@ success_when = [{ test = "alive" }]
 success = [{ op = "absolve", target = "self", amount = 1 }]
 """
 """A one-card Mission deck ("m-one": everyone alive succeeds) for custom card sets."""
+PROGRESS = '{ op = "mission_counter", counter = "progress", amount = 1 }'
+"""The mission effect of most test cards."""
+
+
+def action_toml(
+    card_id: str,
+    name: str,
+    count: int,
+    *section: str,
+    mission: str = PROGRESS,
+) -> str:
+    """One designed action card as TOML: a mission section with the ``mission`` effect and,
+    if given, one more section as ``(kind, effects)``, e.g. ``("another", '{ op = ... }')``."""
+    text = f"""
+[[action]]
+id = "{card_id}"
+name = "{name}"
+count = {count}
+provenance = "designed"
+note = "designed for arena"
+[[action.sections]]
+kind = "mission"
+effects = [{mission}]
+"""
+    if section:
+        kind, effects = section
+        text += f"""[[action.sections]]
+kind = "{kind}"
+effects = [{effects}]
+"""
+    return text
 
 
 def custom_cards(tmp_path: Path, text: str, clearance: str = CLEARANCE_PART) -> CardSet:

@@ -24,6 +24,7 @@ from paranoia_helpers import (
     SURVEY,
     TANGLER,
     act,
+    action_toml,
     custom_cards,
     discard_turn,
     kinds,
@@ -269,17 +270,8 @@ note = "designed for arena"
 success_when = [{ test = "mission_counter_at_least", counter = "progress", value = 0 }]
 success = [{ op = "absolve", target = "self", amount = 1 }]
 failure = []
-
-[[action]]
-id = "a-one"
-name = "Test Forms"
-count = 30
-provenance = "designed"
-note = "designed for arena"
-[[action.sections]]
-kind = "mission"
-effects = [{ op = "mission_counter", counter = "progress", amount = 1 }]
-""",
+"""
+        + action_toml("a-one", "Test Forms", 30),
     )
     state, _ = new(3, hands=[["a-one"] * 5] * 3, deck=["a-one"], mission="m-done", cards=cards)
     assert {"complete": True} not in options(state)

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from paranoia_helpers import CLEARANCE_PART, TEST_MISSION
+from paranoia_helpers import CLEARANCE_PART, TEST_MISSION, action_toml
 
 from arena.games.paranoia import cardset
 from arena.games.paranoia.cardset import (
@@ -118,20 +118,9 @@ def test_every_op_is_used(shipped: cardset.CardSet) -> None:
 # ---------------------------------------------------------------- validation errors
 
 MISSION = TEST_MISSION
-ACTION = """
-[[action]]
-id = "a-one"
-name = "Test Gun"
-count = 2
-provenance = "designed"
-note = "designed for arena"
-[[action.sections]]
-kind = "mission"
-effects = [{ op = "mission_counter", counter = "progress", amount = 1 }]
-[[action.sections]]
-kind = "another"
-effects = [{ op = "wound", target = "target", amount = 1 }]
-"""
+ACTION = action_toml(
+    "a-one", "Test Gun", 2, "another", '{ op = "wound", target = "target", amount = 1 }'
+)
 
 
 def load(tmp_path: Path, text: str) -> cardset.CardSet:

@@ -30,6 +30,7 @@ from paranoia_helpers import (
     REACTOR,
     SURVEY,
     act,
+    action_toml,
     clearances,
     custom_cards,
     discard_turn,
@@ -124,17 +125,8 @@ note = "designed for arena"
 success_when = [{ test = "is_most_loyal" }]
 success = [{ op = "gain_clearance", target = "self" }]
 failure = [{ op = "absolve", target = "self", amount = 3 }]
-
-[[action]]
-id = "a-end"
-name = "Test Recall Order"
-count = 30
-provenance = "designed"
-note = "designed for arena"
-[[action.sections]]
-kind = "mission"
-effects = [{ op = "end_phase" }]
-""",
+"""
+        + action_toml("a-end", "Test Recall Order", 30, mission='{ op = "end_phase" }'),
     )
     state, _ = new(
         3,

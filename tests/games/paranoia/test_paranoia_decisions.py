@@ -19,6 +19,7 @@ from paranoia_helpers import (
     TEST_MISSION,
     TRUNCHEON,
     act,
+    action_toml,
     custom_cards,
     kinds,
     new,
@@ -98,20 +99,7 @@ def test_a_steal_takes_what_is_there_and_taking_the_last_card_ends_card_play(
     cards = custom_cards(
         tmp_path,
         SHIPPED_TEXT[SHIPPED_TEXT.index("[[mission]]") :].replace("count = 9", "count = 8", 1)
-        + """
-[[action]]
-id = "a-grab"
-name = "Test Grabber Claw"
-count = 1
-provenance = "designed"
-note = "designed for arena"
-[[action.sections]]
-kind = "mission"
-effects = [{ op = "mission_counter", counter = "progress", amount = 1 }]
-[[action.sections]]
-kind = "another"
-effects = [{ op = "steal", amount = 3 }]
-""",
+        + action_toml("a-grab", "Test Grabber Claw", 1, "another", '{ op = "steal", amount = 3 }'),
         clearance=CLEARANCE_PART.replace("hand_size = 5", "hand_size = 1", 1),
     )
     state, _ = new(3, hands=[["a-grab"]], size=1, cards=cards, mission_cap=1)
@@ -187,21 +175,9 @@ def test_the_play_cap_ends_card_play(tmp_path: Path) -> None:
     cards = custom_cards(
         tmp_path,
         TEST_MISSION
-        + """
-
-[[action]]
-id = "a-forms"
-name = "Test Forms"
-count = 30
-provenance = "designed"
-note = "designed for arena"
-[[action.sections]]
-kind = "mission"
-effects = [{ op = "mission_counter", counter = "progress", amount = 1 }]
-[[action.sections]]
-kind = "yourself"
-effects = [{ op = "draw", target = "self", amount = 1 }]
-""",
+        + action_toml(
+            "a-forms", "Test Forms", 30, "yourself", '{ op = "draw", target = "self", amount = 1 }'
+        ),
     )
     state, _ = new(
         3,

@@ -13,6 +13,7 @@ from paranoia_helpers import (
     PAPERWORK,
     TEST_MISSION,
     act,
+    action_toml,
     clearances,
     custom_cards,
     discard,
@@ -165,21 +166,9 @@ def test_empty_action_deck_reshuffles_the_discards_and_draws_fewer_when_both_run
     cards = custom_cards(
         tmp_path,
         TEST_MISSION
-        + """
-
-[[action]]
-id = "a-draw"
-name = "Test Forms"
-count = 16
-provenance = "designed"
-note = "designed for arena"
-[[action.sections]]
-kind = "mission"
-effects = [{ op = "mission_counter", counter = "progress", amount = 1 }]
-[[action.sections]]
-kind = "yourself"
-effects = [{ op = "draw", target = "self", amount = 2 }]
-""",
+        + action_toml(
+            "a-draw", "Test Forms", 16, "yourself", '{ op = "draw", target = "self", amount = 2 }'
+        ),
     )
     state, events = new(
         3, hands=[["a-draw"] * 5] * 3, deck=["a-draw"], mission="m-one", cards=cards
