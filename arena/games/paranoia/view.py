@@ -88,7 +88,7 @@ def _troubleshooter(state: ParanoiaState, t: Any) -> dict[str, Any]:
         "max_wounds": row.max_wounds,
         "max_treason": row.max_treason,
         "hand_size": row.hand_size,
-        "traitor": t.treason >= row.max_treason,
+        "traitor": state.clearances.traitor(t),
         "skips": t.skips,
     }
 
