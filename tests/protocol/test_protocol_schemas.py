@@ -172,6 +172,14 @@ names = (
     st.text(max_size=70)
     | st.text(alphabet=st.sampled_from(list(" \t\n\r\x0b\x1c\xa0\u2003\u3000")), max_size=4)
     | st.text(alphabet=st.sampled_from(list("ab \u00e9\U0001f600")), min_size=60, max_size=70)
+    # around the rule (protocol/names.py): the allowed set, a stray character, the lengths
+    | st.text(alphabet=st.sampled_from(list("aZ09._+-")), max_size=45)
+    | st.builds(
+        lambda word, bad, tail: word + bad + tail,
+        st.text(alphabet="ab1", min_size=1, max_size=3),
+        st.sampled_from(list(" \n/[]\x1b\u202e\u00e9@:")),
+        st.sampled_from(["", "x", "\n"]),
+    )
 )
 integers_and_lookalikes = (
     st.integers()
