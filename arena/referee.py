@@ -18,9 +18,9 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from arena.faults import BotError, BotProtocolError, Fault
-from arena.games.base import Event, Game
+from arena.games.base import Event, Game, IllegalAction
 from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
-from protocol import legal, messages
+from protocol import codec, legal, messages
 
 
 class FaultPolicy(StrEnum):
@@ -175,8 +175,14 @@ class _Game:
             action, ms, by_referee = self._decide(seat, decision.kind, decision.legal, state)
             if self.aborted is not None:
                 break
-            self.decisions.append(DecisionRecord(seat, action, by_referee, ms))
-            self._deliver(state.apply(action))
+            applied = self._apply(state, seat, decision.legal, action, by_referee)
+            if applied is None:
+                break
+            events, record = applied
+            self.decisions.append(
+                record if record is not None else DecisionRecord(seat, action, by_referee, ms)
+            )
+            self._deliver(events)
         return self._finish(state, started_at, cpu_before)
 
     # -- asking -----------------------------------------------------------------------------
@@ -195,21 +201,57 @@ class _Game:
             )
             try:
                 action, elapsed = transport.ask(request, allowed)
-                reason = legal.why_illegal(legal_desc, action)
-                if reason is not None:
-                    raise BotProtocolError(
-                        Fault.ILLEGAL,
-                        f"illegal action for request {request_id} ({kind}): {reason}",
-                    )
-                action = legal.canonical(legal_desc, action)
+                action = _checked_answer(legal_desc, action, request_id, kind)
             except BotError as error:
                 self._fault(seat, error)
+            except Exception as exc:  # a referee bug: the seat loses, the game goes on
+                self._fault(
+                    seat, _referee_error(exc, f"handling the answer to request {request_id}")
+                )
             else:
                 self.bank[seat] -= max(0.0, elapsed - self.clock.decision_s)
                 self.time_used[seat] += elapsed
                 self.answered[seat] += 1
                 return action, round(elapsed * 1000, 3), False
         return legal.default_action(legal_desc), 0.0, True
+
+    def _apply(
+        self, state: Any, seat: int, legal_desc: dict[str, Any], action: Any, by_referee: bool
+    ) -> tuple[list[Event], DecisionRecord | None] | None:
+        """Apply the action: the events it caused and, when what was applied is not the
+        action given, the record of what was; None when the game had to be aborted.
+
+        The answer was checked against the legal description, so a game that still refuses
+        it (IllegalAction, state unchanged) has a description looser than its rules: the seat
+        is faulted with the game's words and its default action applied. Anything else a
+        game raises may have left its state half-changed: the game is aborted, the exception
+        named so the bug stays visible.
+        """
+        try:
+            return state.apply(action), None
+        except IllegalAction as exc:
+            if by_referee:
+                self.aborted = f"{REFEREE_ERROR}: the game refused its own default action: {exc}"
+                return None
+            self._fault(
+                seat,
+                BotProtocolError(
+                    Fault.ILLEGAL,
+                    f"the game refused the answer although it matched the legal actions "
+                    f"({REFEREE_ERROR}, please report it): {exc}",
+                ),
+            )
+            if self.aborted is not None:
+                return None
+            default = legal.default_action(legal_desc)
+            applied = self._apply(state, seat, legal_desc, default, True)
+            return None if applied is None else (applied[0], DecisionRecord(seat, default, True))
+        except Exception as exc:
+            self.aborted = (
+                f"{REFEREE_ERROR}: the game raised {type(exc).__name__} applying seat "
+                f"{seat}'s action: {_cut(str(exc))}"
+            )
+            return None
 
     def _fault(self, seat: int, error: BotError) -> None:
         self.faults[seat] = error
@@ -318,6 +360,44 @@ class _Game:
             finished_at=_now(),
             detail=detail,
         )
+
+
+REFEREE_ERROR = "referee error"
+"""How a reason for a fault or an abort begins when arena itself failed (an exception no
+check foresaw): the seat or game is dealt with, and the words say it is a bug to report."""
+
+
+def _checked_answer(legal_desc: dict[str, Any], action: Any, request_id: int, kind: str) -> Any:
+    """A bot's action, checked and in canonical form; BotProtocolError if refused.
+
+    Decoding already refused what a line may not hold (codec.check_value); checking again
+    here covers transports that do not decode (in-process bots) for a few microseconds.
+    """
+    try:
+        codec.check_value(action, depth=1)  # the action sits inside its message
+    except codec.DecodeError as exc:
+        raise BotProtocolError(
+            Fault.MALFORMED, f"the action of request {request_id}: {exc}"
+        ) from None
+    reason = legal.why_illegal(legal_desc, action)
+    if reason is not None:
+        raise BotProtocolError(
+            Fault.ILLEGAL, f"illegal action for request {request_id} ({kind}): {reason}"
+        )
+    return legal.canonical(legal_desc, action)
+
+
+def _referee_error(exc: Exception, doing: str) -> BotProtocolError:
+    """The fault a seat gets when arena failed on its answer: it names the exception."""
+    return BotProtocolError(
+        Fault.ILLEGAL,
+        f"{REFEREE_ERROR} while {doing}: {type(exc).__name__}: {_cut(str(exc))} "
+        f"(the answer was refused; this is a bug in arena, please report it)",
+    )
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _faulted_last(ranks: list[int], faulted: list[bool]) -> list[int]:
