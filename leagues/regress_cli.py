@@ -17,6 +17,7 @@ from arena.cli.common import (
     resolve_game,
     resolve_options,
 )
+from arena.printable import shown
 from arena.referee import TimeControl
 from leagues.regress import PairResult, RegressPlan, run_regress
 from leagues.reports import pair_summary, summary_line, write_json, write_junit
@@ -110,9 +111,9 @@ def regress(
     )
     out = console()
     out.print(
-        f"regress {game.title}: {bots[0].name}@{bots[0].version} (candidate) vs "
-        f"{bots[1].name}@{bots[1].version} (baseline) at tables of {table}, field "
-        f"{', '.join(b.name for b in bots[2:])}; up to {games} games; seed {base_seed}; "
+        f"regress {game.title}: {shown(bots[0].name)}@{shown(bots[0].version)} (candidate) vs "
+        f"{shown(bots[1].name)}@{shown(bots[1].version)} (baseline) at tables of {table}, field "
+        f"{shown(', '.join(b.name for b in bots[2:]))}; up to {games} games; seed {base_seed}; "
         f"H0 δ={test_bounds.delta0:g} vs H1 δ={test_bounds.delta1:g}, α={test_bounds.alpha:g}, β={test_bounds.beta:g}"
     )
 
@@ -133,7 +134,8 @@ def regress(
     faults = sum(p.candidate_fault != "ok" for p in run.pairs)
     if faults:
         out.print(
-            f"[red]the candidate faulted in {faults} game(s): run `arena check {candidate}`[/]"
+            f"[red]the candidate faulted in {faults} game(s): run `arena check "
+            f"{shown(candidate)}`[/]"
         )
     extra = {
         "game": game.title,
