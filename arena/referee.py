@@ -12,12 +12,13 @@ import datetime as dt
 import hashlib
 import hmac
 import os
+import time
 import uuid
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from arena.faults import BotError, BotProtocolError, Fault
+from arena.faults import BotError, BotGameTime, BotProtocolError, Fault
 from arena.games.base import Event, Game, IllegalAction
 from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
 from protocol import codec, legal, messages
@@ -42,6 +43,13 @@ class TimeControl:
     """Extra time per seat per game, spent by decisions that overrun decision_s."""
     startup_s: float = 10.0
     """Time allowed for a bot to start and answer the hello."""
+    game_s: float = 600.0
+    """Wall-clock limit of one game, not counting the time of seats already faulted (and at
+    most twice this in all). Checked before each request: when passed, the playing seat the
+    referee has waited on longest in this game faults (GAME_TIME) and the fault policy
+    applies (_Game._check_game_clock). The default covers the longest games of random
+    playouts (about 440 decisions, PARANOIA at six seats) with every decision taking its full
+    default second, plus every seat's bank; raise it with decision_s."""
 
 
 class Transport(Protocol):
@@ -137,6 +145,10 @@ class _Game:
         self.faults: list[BotError | None] = [e.start_error for e in entrants]
         self.bank = [time_control.bank_s] * n
         self.time_used = [0.0] * n
+        self.waited = [0.0] * n
+        """Wall time the referee spent waiting on each seat (answered or not), for the game
+        clock; time_used, the record's figure, counts answered requests only."""
+        self.started = 0.0
         self.answered = [0] * n
         self.decisions: list[DecisionRecord] = []
         self.request_ids = [0] * n
@@ -148,6 +160,7 @@ class _Game:
 
     def run(self) -> GameRecord:
         started_at = _now()
+        self.started = _clock()
         cpu_before = [self._cpu(seat) for seat in range(len(self.entrants))]
         state, events = self.game.start(len(self.entrants), self.seed, self.options)
         for seat in self._live_seats():
@@ -160,7 +173,11 @@ class _Game:
                     len(self.entrants),
                     self.bot_seeds[seat],
                     self.options,
-                    {"decision_ms": _ms(self.clock.decision_s), "bank_ms": _ms(self.clock.bank_s)},
+                    {
+                        "decision_ms": _ms(self.clock.decision_s),
+                        "bank_ms": _ms(self.clock.bank_s),
+                        "game_ms": _ms(self.clock.game_s),
+                    },
                     state.view(seat),
                 ),
             )
@@ -193,14 +210,20 @@ class _Game:
         """The action for this decision: the bot's, or the default if the seat has faulted."""
         transport = self.entrants[seat].transport
         if self.faults[seat] is None and transport is not None:
+            self._check_game_clock()
+        if self.faults[seat] is None and transport is not None and self.aborted is None:
             self.request_ids[seat] += 1
             request_id = self.request_ids[seat]
             allowed = self.clock.decision_s + self.bank[seat]
             request = messages.request(
                 self.game_id, request_id, kind, state.view(seat), legal_desc, _ms(allowed)
             )
+            asked_at = _clock()
             try:
-                action, elapsed = transport.ask(request, allowed)
+                try:
+                    action, elapsed = transport.ask(request, allowed)
+                finally:
+                    self.waited[seat] += _clock() - asked_at
                 action = _checked_answer(legal_desc, action, request_id, kind)
             except BotError as error:
                 self._fault(seat, error)
@@ -214,6 +237,41 @@ class _Game:
                 self.answered[seat] += 1
                 return action, round(elapsed * 1000, 3), False
         return legal.default_action(legal_desc), 0.0, True
+
+    def _check_game_clock(self) -> None:
+        """Fault one seat if the game has passed its wall-clock limit.
+
+        The game's time is its wall time less what the referee spent waiting on seats no
+        longer asked (faulted: their default actions cost nothing), so the seats still
+        playing are judged by the time they and the game take: once a slow seat is faulted,
+        fast ones finish the game unharmed, and while those left still keep the game past its
+        limit one more is faulted at each request, slowest first (this ends: no live seat, no
+        request). A backstop bounds the whole: past twice the limit of plain wall time, a
+        seat is faulted at every request whatever was credited back. The seat faulted is the
+        live one the referee has waited on longest (the lowest seat on a tie).
+        """
+        wall = _clock() - self.started
+        gone = sum(self.waited[s] for s in range(len(self.entrants)) if self.faults[s] is not None)
+        limit = self.clock.game_s
+        if wall - gone <= limit and wall <= 2 * limit:
+            return
+        live = self._live_seats()
+        if not live:
+            return
+        seat = slowest_seat(self.waited, live)
+        if wall - gone > limit:
+            passed = f"the game passed its {_seconds(limit)} limit"
+            if gone:
+                passed += f" ({_seconds(wall - gone)} without the seats already stopped)"
+        else:
+            passed = f"the game lasted {_seconds(wall)}, twice its {_seconds(limit)} limit"
+        self._fault(
+            seat,
+            BotGameTime(
+                f"{passed}; this seat had used {_seconds(self.waited[seat])} of it, "
+                f"the most of any seat still playing"
+            ),
+        )
 
     def _apply(
         self, state: Any, seat: int, legal_desc: dict[str, Any], action: Any, by_referee: bool
@@ -361,6 +419,18 @@ class _Game:
             detail=detail,
         )
 
+
+def slowest_seat(waited: list[float], live: list[int]) -> int:
+    """Of the live seats, the one the referee has waited on longest; the lowest on a tie."""
+    return max(live, key=lambda seat: (waited[seat], -seat))
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds >= 100 else f"{seconds:.3g} s"
+
+
+_clock = time.monotonic
+"""The game clock (tests replace it with a scripted one)."""
 
 REFEREE_ERROR = "referee error"
 """How a reason for a fault or an abort begins when arena itself failed (an exception no

@@ -65,6 +65,14 @@ def regress(
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
     bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per seat per game, in ms.")] = 5000,
+    game_ms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
+            "it faults (game_time). Raise it with --decision-ms.",
+        ),
+    ] = 600_000,
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write a JSON report here.")
     ] = None,
@@ -106,7 +114,7 @@ def regress(
         seed=base_seed,
         bounds=test_bounds,
         options=options,
-        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000),
+        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, game_s=game_ms / 1000),
         workers=workers,
     )
     out = console()

@@ -23,10 +23,11 @@ class SchemaError(ValueError):
 
 
 class TimeControl(TypedDict):
-    """The clock a seat plays under, in milliseconds."""
+    """The clock a seat plays under, in milliseconds (SPEC.md §7)."""
 
     decision_ms: int
     bank_ms: int
+    game_ms: int
 
 
 def hello(arena_version: str) -> dict[str, Any]:

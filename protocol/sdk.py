@@ -72,7 +72,7 @@ class GameInfo:
     options: dict[str, Any]
     """The game's options."""
     time: dict[str, Any]
-    """The clock: {"decision_ms": ..., "bank_ms": ...}."""
+    """The clock: {"decision_ms": ..., "bank_ms": ..., "game_ms": ...} (SPEC.md §7)."""
     rng: random.Random = field(repr=False, compare=False)
     """Seeded from seed and seat: the same game gets the same draws (reproducible play)."""
 

@@ -44,6 +44,14 @@ def check(
     startup_ms: Annotated[
         int, typer.Option(min=1, help="Time to start and say hello, in ms.")
     ] = 10000,
+    game_ms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
+            "it faults (game_time). Raise it with --decision-ms.",
+        ),
+    ] = 600_000,
     logs: Annotated[
         Path | None,
         typer.Option(help="Keep the bot's stderr logs here (default: a temporary folder, shown)."),
@@ -93,7 +101,9 @@ def check(
         games=games,
         players=table_size,
         seed=base_seed,
-        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, startup_ms / 1000),
+        time_control=TimeControl(
+            decision_ms / 1000, bank_ms / 1000, startup_ms / 1000, game_ms / 1000
+        ),
         log_dir=log_dir,
         on_game=show,
     )

@@ -59,6 +59,14 @@ def play(
     startup_ms: Annotated[
         int, typer.Option(min=1, help="Time for a bot to start and say hello, in ms.")
     ] = 10000,
+    game_ms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
+            "it faults (game_time). Raise it with --decision-ms.",
+        ),
+    ] = 600_000,
     fault_policy: Annotated[
         FaultPolicy,
         typer.Option(
@@ -88,7 +96,9 @@ def play(
         games=games,
         seed=base_seed,
         options=options,
-        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, startup_ms / 1000),
+        time_control=TimeControl(
+            decision_ms / 1000, bank_ms / 1000, startup_ms / 1000, game_ms / 1000
+        ),
         fault_policy=fault_policy,
         log_dir=bot_log_dir(db),
         bot_seed_key=store.bot_seed_key(),

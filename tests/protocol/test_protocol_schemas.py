@@ -53,7 +53,11 @@ def test_schema_files_are_plain_json_without_tabs():
 # --- the builders in protocol.messages -------------------------------------------------------
 
 time_controls = st.fixed_dictionaries(
-    {"decision_ms": st.integers(0, 10**6), "bank_ms": st.integers(0, 10**7)}
+    {
+        "decision_ms": st.integers(0, 10**6),
+        "bank_ms": st.integers(0, 10**7),
+        "game_ms": st.integers(0, 10**9),
+    }
 )
 
 
@@ -260,7 +264,14 @@ def test_integral_floats_are_the_one_documented_gap_between_schema_and_check(
 
 def _referee_examples() -> dict[str, dict[str, Any]]:
     game_start = messages.game_start(
-        "g1", "toy", 0, 2, 7, {}, {"decision_ms": 1000, "bank_ms": 5000}, {"hand": [1]}
+        "g1",
+        "toy",
+        0,
+        2,
+        7,
+        {},
+        {"decision_ms": 1000, "bank_ms": 5000, "game_ms": 600000},
+        {"hand": [1]},
     )
     return {
         "hello": messages.hello("0.1.0"),
