@@ -62,68 +62,109 @@ def check_value(value: Any, *, depth: int = 0, strings: bool = True) -> None:
     smaller than 2**63 in magnitude; no refused character in any string or key (not looked
     for when strings is False: decode knows when the raw line cannot hold one).
 
-    One iterative walk (no recursion, so no nesting can exhaust the stack): scalars are
-    checked in their container's loop, and only containers go on the stack.
+    One iterative walk (no recursion, so no nesting can exhaust the stack). It is a cost a
+    hostile bot makes the referee pay on every line, so it allocates next to nothing per
+    value: scalars are checked in their container's loop, only non-empty containers go on
+    the stack, and where a problem sits (the path in the message) is worked out only once
+    one is found.
     """
-    stack: list[tuple[Any, int, _Where]] = [([value], depth, None)]
+    top = [value]
+    try:
+        _walk(top, depth, strings)
+    except _Refused as refused:
+        place = _path(top, refused.container, refused.item)
+        raise DecodeError(f"at {place}: {refused.problem}") from None
+
+
+class _Refused(Exception):
+    """A problem _walk found: in which container, at which item (or _KEYS), and what."""
+
+    def __init__(self, container: Any, item: Any, problem: str) -> None:
+        super().__init__(problem)
+        self.container, self.item, self.problem = container, item, problem
+
+
+_KEYS = object()
+"""_Refused.item when the problem is one of the container's keys."""
+_TOO_DEEP = (
+    "arrays and objects nest more than 32 levels deep (the line's own object is the first level)"
+)
+
+
+def _walk(top: list[Any], depth: int, strings: bool) -> None:
+    stack: list[tuple[Any, int]] = [(top, depth)]
+    pop, push = stack.pop, stack.append
     while stack:
-        container, level, where = stack.pop()
-        is_dict = isinstance(container, dict)
-        for key, item in container.items() if is_dict else enumerate(container):
-            if is_dict:
+        container, level = pop()
+        if isinstance(container, dict):
+            for key in container:
                 if type(key) is not str:
-                    raise DecodeError(f"{_at(where)}a key is not a string ({type(key).__name__})")
+                    kind_name = type(key).__name__
+                    raise _Refused(container, _KEYS, f"a key is not a string ({kind_name})")
                 if strings and not key.isprintable():
-                    _check_text(key, where, _NO_KEY, "key")
+                    _check_text(key, container, _KEYS, "key")
+            items: Any = container.values()
+        else:
+            items = container
+        for item in items:
             kind = type(item)
             if kind is str:
                 # isprintable() is False for every refused character (and for a few allowed
                 # ones, such as U+00A0): a quick pass before the exact search.
                 if strings and not item.isprintable():
-                    _check_text(item, where, key, "string")
+                    _check_text(item, container, item, "string")
             elif kind is int:
                 if not -MAX_INT <= item <= MAX_INT:
-                    raise DecodeError(
-                        f"{_at(where, key)}the integer {_describe_int(item)} is out of range: "
-                        f"integers are 64-bit, from -(2**63 - 1) to 2**63 - 1"
-                    )
+                    raise _Refused(container, item, _int_problem(item))
             elif kind is dict or kind is list:
                 if level >= MAX_DEPTH:
-                    raise DecodeError(
-                        f"{_at(where, key)}arrays and objects nest more than {MAX_DEPTH} "
-                        f"levels deep (the line's own object is the first level)"
-                    )
-                stack.append((item, level + 1, (where, key)))
+                    raise _Refused(container, item, _TOO_DEEP)
+                if item:
+                    push((item, level + 1))
             elif kind is float:
                 if not -_FLOAT_LIMIT < item < _FLOAT_LIMIT:  # also false for NaN
-                    raise DecodeError(
-                        f"{_at(where, key)}the number {item!r} is out of range: numbers must "
-                        f"be finite and smaller than 2**63 in magnitude"
-                    )
+                    raise _Refused(container, item, _float_problem(item))
             elif item is None or kind is bool:
                 pass
             else:
-                _check_subclass(item, where, key, level, stack, strings)
+                _check_subclass(container, item, level, push, strings)
 
 
-def _check_subclass(
-    item: Any, where: _Where, key: Any, level: int, stack: list[Any], strings: bool
-) -> None:
+def _check_subclass(container: Any, item: Any, level: int, push: Any, strings: bool) -> None:
     """Subclasses of the JSON types (a str enum, an int enum) from in-process callers count
     as their base type; anything else is not JSON. (orjson.loads never produces these.)"""
     if isinstance(item, bool):
         return
     if isinstance(item, str):
-        if strings:
-            _check_text(str(item), where, key, "string")
-    elif isinstance(item, int | float):
-        check_value(int(item) if isinstance(item, int) else float(item))
+        if strings and not item.isprintable():
+            _check_text(str(item), container, item, "string")
+    elif isinstance(item, int):
+        if not -MAX_INT <= item <= MAX_INT:
+            raise _Refused(container, item, _int_problem(int(item)))
+    elif isinstance(item, float):
+        if not -_FLOAT_LIMIT < item < _FLOAT_LIMIT:
+            raise _Refused(container, item, _float_problem(float(item)))
     elif isinstance(item, dict | list):
         if level >= MAX_DEPTH:
-            raise DecodeError(f"{_at(where, key)}arrays and objects nest more than {MAX_DEPTH}")
-        stack.append((item, level + 1, (where, key)))
+            raise _Refused(container, item, _TOO_DEEP)
+        push((item, level + 1))
     else:
-        raise DecodeError(f"{_at(where, key)}a {type(item).__name__} is not a JSON value")
+        raise _Refused(container, item, f"a {type(item).__name__} is not a JSON value")
+
+
+def _int_problem(number: int) -> str:
+    # str() of an integer of more than 4300 digits raises ValueError: describe big ones.
+    shown = str(number) if abs(number) < 10**30 else f"of {number.bit_length()} bits"
+    return (
+        f"the integer {shown} is out of range: integers are 64-bit, from -(2**63 - 1) to 2**63 - 1"
+    )
+
+
+def _float_problem(number: float) -> str:
+    return (
+        f"the number {number!r} is out of range: numbers must be finite and smaller than 2**63 "
+        f"in magnitude"
+    )
 
 
 MAX_DEPTH = 32
@@ -136,9 +177,6 @@ MAX_INT = 2**63 - 1
 _FLOAT_LIMIT = 2.0**63
 """Floats must be smaller than this in magnitude. orjson reads an integer too large for 64
 bits as a float (20-digit and longer literals), so this refuses those too."""
-
-_Where = tuple[Any, Any] | None
-"""Where a container sits: (the parent's _Where, its key or index), None for the top."""
 
 _REFUSED = re.compile(
     "[\x00-\x1f\x7f-\x9f"  # Cc: C0 and C1 controls (ESC, CR, LF, BEL, CSI ...)
@@ -162,7 +200,7 @@ def refused_character(text: str) -> int | None:
     return None if found is None else found.start()
 
 
-def _check_text(text: str, where: _Where, key: Any, what: str) -> None:
+def _check_text(text: str, container: Any, item: Any, what: str) -> None:
     index = refused_character(text)
     if index is None:
         return
@@ -180,30 +218,32 @@ def _check_text(text: str, where: _Where, key: Any, what: str) -> None:
             f"bidi overrides, or line separators"
         )
     if what == "key":
-        place, what = _at(where), f"key {_safe_repr(text[:24])}"
+        what = f"key {_safe_repr(text[:24])}"
+    raise _Refused(container, item, f"the {what} holds, at character {index + 1}, {problem}")
+
+
+def _path(top: list[Any], container: Any, item: Any) -> str:
+    """Where item sits in container, as '.action.bids[1].note' (shortened: keys come from the
+    bot), found by walking again from the top: the walk itself keeps no paths. The list
+    check_value wraps the value in is not part of the path; the value itself is 'the top'."""
+    stack: list[tuple[Any, list[str]]] = [(top, [])]
+    while stack:
+        current, steps = stack.pop()
+        if current is container:
+            break
+        pairs = current.items() if isinstance(current, dict) else enumerate(current)
+        stack.extend(
+            (child, [*steps, _step(key)]) for key, child in pairs if isinstance(child, dict | list)
+        )
     else:
-        place = _at(where, key)
-    raise DecodeError(f"{place}the {what} holds, at character {index + 1}, {problem}")
-
-
-_NO_KEY = object()
-
-
-def _at(where: _Where, key: Any = _NO_KEY) -> str:
-    """'at .action.card: ', where a message's problem is (shortened: keys come from the bot).
-    The walk starts from a list wrapping the value, which is not part of the path."""
-    parts: list[str] = []
-    if where is not None and key is not _NO_KEY:
-        parts.append(_step(key))
-    while where is not None:
-        parent, step = where
-        if parent is not None:
-            parts.append(_step(step))
-        where = parent
-    path = "".join(reversed(parts))
+        return "?"
+    if item is not _KEYS:
+        pairs = container.items() if isinstance(container, dict) else enumerate(container)
+        steps = steps + [_step(key) for key, child in pairs if child is item][:1]
+    path = "".join(steps[1:])  # steps[0] is the wrapper's [0]
     if len(path) > 80:
         path = "..." + path[-77:]
-    return f"at {path or 'the top'}: "
+    return path or "the top"
 
 
 def _step(key: Any) -> str:
@@ -218,13 +258,6 @@ def _step(key: Any) -> str:
 def _safe_repr(text: str) -> str:
     """repr with every non-printable-ASCII character escaped (the message may be printed)."""
     return repr(text).encode("ascii", "backslashreplace").decode("ascii")
-
-
-def _describe_int(number: int) -> str:
-    # str() of an integer of more than 4300 digits raises ValueError: describe big ones.
-    if abs(number) < 10**30:
-        return str(number)
-    return f"of {number.bit_length()} bits"
 
 
 def _why_not_json(line: bytes, exc: orjson.JSONDecodeError) -> str:
