@@ -15,6 +15,7 @@ answer legally. Four kinds, nestable (stdlib only, shared by the referee and the
 
 from __future__ import annotations
 
+import heapq
 import random
 import reprlib
 from typing import Any
@@ -71,7 +72,7 @@ def why_illegal(desc: dict[str, Any], action: Any) -> str | None:
         unknown = set(action) - set(desc["fields"])
         if unknown:
             # keys of any type may come from in-process callers: sort by repr, show a few
-            shown = _short(sorted(unknown, key=repr)[:8])
+            shown = _short(heapq.nsmallest(8, unknown, key=repr))
             return f"unknown field(s) {shown}; the fields are {sorted(desc['fields'])}"
         for name, sub in desc["fields"].items():
             if name not in action:
