@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games.base import Game
 from arena.lineup import Lineup
 from arena.manifest import BotManifest
@@ -82,12 +83,16 @@ def run_check(
     log_dir: Path | None,
     variants: list[list[str]] | None = None,
     on_game: Callable[[int, GameRecord, int], None] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> CheckReport:
     """Play `games` games of `bot` against copies of `opponent` and report its faults."""
     report = CheckReport(bot)
     variant_sets = variants or check_variant_sets(game)
     with Lineup(
-        [bot] + [opponent] * (players - 1), time_control=time_control, log_dir=log_dir
+        [bot] + [opponent] * (players - 1),
+        time_control=time_control,
+        log_dir=log_dir,
+        limits=limits,
     ) as lineup:
         process = lineup.processes[0]
         error = lineup.ensure_running(0)

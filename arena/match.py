@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games.base import Game
 from arena.lineup import Lineup, rotation
 from arena.manifest import BotManifest
@@ -30,13 +31,17 @@ class MatchPlan:
     log_dir: Path | None = None
     bot_seed_key: bytes | None = None
     """The secret bots' per-game seeds are derived with (None: random, not reproducible)."""
+    limits: Limits = DEFAULT_LIMITS
+    """Containment of every bot process."""
 
 
 def play_match(plan: MatchPlan, on_record: Callable[[int, GameRecord], None]) -> int:
     """Play the plan's games in order, handing each finished record to on_record at once
     (so an interruption loses at most the game in progress). Returns games played."""
     played = 0
-    with Lineup(plan.bots, time_control=plan.time_control, log_dir=plan.log_dir) as lineup:
+    with Lineup(
+        plan.bots, time_control=plan.time_control, log_dir=plan.log_dir, limits=plan.limits
+    ) as lineup:
         for index in range(plan.games):
             game_id = new_game_id()
             entrants = lineup.entrants(rotation(len(plan.bots), index), game_id)

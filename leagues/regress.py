@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games.base import Game
 from arena.manifest import BotManifest
 from arena.record import GameRecord
@@ -51,6 +52,8 @@ class RegressPlan:
     options: dict[str, Any] = field(default_factory=dict)
     time_control: TimeControl = TimeControl()
     workers: int = 1
+    limits: Limits = DEFAULT_LIMITS
+    """Containment of every bot process."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ def run_regress(
         fault_policy=FaultPolicy.SUBSTITUTE,
         bot_seed_key=os.urandom(32),  # the same within this run: both games of a pair match
         game_id_prefix=f"regress-{os.urandom(4).hex()}",
+        limits=plan.limits,
     )
     test = SequentialTest(plan.bounds)
     finished: dict[int, GameRecord] = {}

@@ -10,13 +10,16 @@ import typer
 
 from arena.cli.common import (
     EXIT_USAGE,
+    UnsandboxedOption,
     console,
+    contain_bots,
     fail,
     fresh_seed,
     resolve_bots,
     resolve_game,
     resolve_options,
 )
+from arena.containment.limits import Limits
 from arena.referee import TimeControl
 from leagues.regress import PairResult, RegressPlan, run_regress
 from leagues.reports import pair_summary, summary_line, write_json, write_junit
@@ -70,6 +73,7 @@ def regress(
     junit_path: Annotated[
         Path | None, typer.Option("--junit", help="Write a JUnit XML report here.")
     ] = None,
+    unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Play CANDIDATE against BASELINE in duplicate deals until a sequential test (GSPRT) can
     tell whether the candidate is worse. Exit codes: 0 PASS, 1 FAIL (regression),
@@ -95,6 +99,8 @@ def regress(
         )
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
+    out = console()
+    sandbox = contain_bots(unsandboxed, out, EXIT_USAGE)  # 2: an error, not a FAIL
     plan = RegressPlan(
         game=game,
         candidate=bots[0],
@@ -107,8 +113,8 @@ def regress(
         options=options,
         time_control=TimeControl(decision_ms / 1000, bank_ms / 1000),
         workers=workers,
+        limits=Limits(sandbox=sandbox),
     )
-    out = console()
     out.print(
         f"regress {game.title}: {bots[0].name}@{bots[0].version} (candidate) vs "
         f"{bots[1].name}@{bots[1].version} (baseline) at tables of {table}, field "

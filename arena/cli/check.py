@@ -13,14 +13,16 @@ from arena.check import run_check
 from arena.cli.common import (
     EXIT_FAILED,
     EXIT_USAGE,
+    UnsandboxedOption,
     bundled_bot,
     console,
+    contain_bots,
     fail,
     fresh_seed,
     resolve_bots,
     resolve_game,
 )
-from arena.limits import protections
+from arena.containment.limits import Limits
 from arena.referee import TimeControl
 
 
@@ -47,6 +49,7 @@ def check(
         Path | None,
         typer.Option(help="Keep the bot's stderr logs here (default: a temporary folder, shown)."),
     ] = None,
+    unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Run a bot through the handshake and a few games against random bots; report every fault.
 
@@ -69,8 +72,7 @@ def check(
         f"Checking [bold]{bot.name}[/] {bot.version} ({bot.directory}) on {game.title}: "
         f"{games} game(s) at {table_size} seats, base seed {base_seed}"
     )
-
-    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
+    sandbox = contain_bots(unsandboxed, out)
 
     def show(index: int, record, seat: int) -> None:  # type: ignore[no-untyped-def]
         mine = record.seats[seat]
@@ -92,6 +94,7 @@ def check(
         time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, startup_ms / 1000),
         log_dir=log_dir,
         on_game=show,
+        limits=Limits(sandbox=sandbox),
     )
     if report.startup_error:
         out.print(f"[red]FAIL[/] the bot did not start: {report.startup_error}")

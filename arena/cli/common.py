@@ -12,6 +12,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from arena.containment.readiness import SandboxUnavailable, require
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
@@ -51,6 +52,34 @@ DbOption = Annotated[
         "--db", help="The SQLite file games and ratings are stored in.", show_default=True
     ),
 ]
+
+
+UnsandboxedOption = Annotated[
+    bool,
+    typer.Option(
+        "--unsandboxed",
+        help="Run bots WITHOUT the sandbox, where it cannot be built (only bots you trust: they "
+        "can read your files and use the network). Recorded with every game.",
+    ),
+]
+
+
+def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bool:
+    """Check that bots can be sandboxed here (else exit with ``code`` and what to do), print
+    what is enforced, and return whether bots run sandboxed."""
+    try:
+        state = require(unsandboxed)
+    except SandboxUnavailable as exc:
+        fail(str(exc), code)
+    if unsandboxed:
+        err_console().print(
+            "[bold red]WARNING: bots run UNSANDBOXED[/] (--unsandboxed): they run as your user "
+            "with your network and can read your files, the database and each other's. Games "
+            "are recorded as unsandboxed."
+        )
+        return False
+    out.print(f"[dim]bot containment: {'; '.join(state.protections())}[/]")
+    return True
 
 
 def open_db(db: Path, *, create: bool, write: bool = False) -> Store:

@@ -13,9 +13,11 @@ from arena.cli.common import (
     DEFAULT_DB,
     EXIT_USAGE,
     DbOption,
+    UnsandboxedOption,
     bot_log_dir,
     compact,
     console,
+    contain_bots,
     fail,
     fresh_seed,
     open_db,
@@ -24,7 +26,7 @@ from arena.cli.common import (
     resolve_options,
     table,
 )
-from arena.limits import protections
+from arena.containment.limits import Limits
 from arena.match import MatchPlan, play_match
 from arena.record import GameRecord
 from arena.referee import FaultPolicy, TimeControl
@@ -64,6 +66,7 @@ def play(
             help="substitute: default moves for a faulted seat, ranked last; abort: end the game unrated."
         ),
     ] = FaultPolicy.SUBSTITUTE,
+    unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Play GAME among the bots, record every game and update the ratings.
 
@@ -80,6 +83,7 @@ def play(
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
     out = console()
+    sandbox = contain_bots(unsandboxed, out)
     store = open_db(db, create=True, write=True)
     plan = MatchPlan(
         game=game,
@@ -91,13 +95,13 @@ def play(
         fault_policy=fault_policy,
         log_dir=bot_log_dir(db),
         bot_seed_key=store.bot_seed_key(),
+        limits=Limits(sandbox=sandbox),
     )
     variants_text = ", ".join(options.get("variants", [])) or "standard rules"  # type: ignore[arg-type]
     out.print(
         f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
         f"base seed {base_seed} · recording to {db}"
     )
-    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
     records: list[GameRecord] = []
 
     def record_game(index: int, record: GameRecord) -> None:

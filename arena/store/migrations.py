@@ -163,6 +163,13 @@ def m004_league_strikes(db: Database) -> None:
     )
 
 
+@migrations()
+def m005_game_sandboxed(db: Database) -> None:
+    # 1: every bot of the game ran in the sandbox; 0: the user ran them --unsandboxed;
+    # NULL: no bot process (in-process bots) or recorded before arena knew.
+    db.execute("ALTER TABLE games ADD COLUMN sandboxed INTEGER")
+
+
 def known_names() -> list[str]:
     """The migrations this version of arena knows, in order."""
     with Database(memory=True) as empty:  # everything is pending on an empty database
