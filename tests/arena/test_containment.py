@@ -12,7 +12,7 @@ from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.referee import TimeControl, play_game
 from tests.arena.toygame import GAME
-from tests.conftest import FAKEBOT
+from tests.conftest import FAKEBOT, bot_processes
 
 REFEREE_CODE = Path(__file__).resolve().parents[2] / "arena" / "referee.py"
 CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
@@ -86,19 +86,6 @@ def test_in_process_bots_report_no_cpu_of_their_own():
     assert all(seat.cpu_ms is None for seat in record.seats)
 
 
-def processes_in(folder) -> list[int]:
-    """Processes whose working directory is the bot's folder."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if os.readlink(f"/proc/{pid}/cwd").startswith(str(folder)):
-                    found.append(int(pid))
-            except OSError:
-                continue
-    return found
-
-
 def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path):
     bomb = make_bot("forkbomb")
     record = play([bomb, make_bot("good"), make_bot("good", name="g2")], tmp_path)
@@ -106,7 +93,7 @@ def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path
     logs = "".join(p.read_text() for p in tmp_path.rglob("*.log"))
     forked = int(next(line for line in logs.splitlines() if line.startswith("forked")).split()[1])
     assert 0 < forked < DEFAULT_LIMITS.processes, f"the cap holds even for root: {forked} forks"
-    assert processes_in(bomb) == [], "children that left the process group were killed too"
+    assert bot_processes(tmp_path) == [], "children that left the process group were killed too"
 
 
 def test_a_sandboxed_bot_has_no_network_and_sees_only_its_own_directory(make_bot, tmp_path):

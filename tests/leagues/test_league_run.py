@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from arena.store import LeagueChanged, open_store
 from leagues.runner import prepare_league, run_league
 from leagues.schedule import build_schedule
 from leagues.spec import load_league
+from tests.conftest import bot_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,23 +57,6 @@ def league_command(league: Path, db: Path, workers: int) -> list[str]:
         "--workers",
         str(workers),
     ]
-
-
-def bot_processes(root: Path) -> list[str]:
-    """Running processes whose working directory is under root (bots run in their own
-    directory): to prove none of this test's bots is left behind."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if cwd.startswith(str(root)):
-            found.append(cmdline)
-    return found
 
 
 @pytest.mark.parametrize("workers", [1, 2])
