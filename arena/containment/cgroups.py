@@ -255,6 +255,8 @@ def prepare_v1(mounts: dict[str, str], own: dict[str, str]) -> CgroupHost:
         if controller == "cpuacct" and mounts.get("cpu") == mounts["cpuacct"]:
             continue  # co-mounted with cpu: one directory serves both
         parents[controller] = parent
+    for parent in parents.values():
+        remove_stale(parent)
     controllers = tuple(c for c in WANTED if c in parents)
     problem = None
     missing = [c for c in REQUIRED if c not in controllers]
@@ -301,7 +303,32 @@ def prepare_v2(mount: str, own_path: str) -> CgroupHost:
     return host_
 
 
+def remove_stale(parent: str) -> None:
+    """Remove bot cgroups left by referees that were killed outright (their processes died
+    with them; the empty directories stay until someone removes them)."""
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    for name in names:
+        parts = name.split("-")
+        if len(parts) != 3 or parts[0] != "bot" or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+            continue  # its referee is alive
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        try:
+            os.rmdir(os.path.join(parent, name))
+        except OSError:
+            pass  # still holds a process: leave it
+
+
 def _v2_host(parent: str, check: bool = True) -> CgroupHost:
+    remove_stale(parent)
     available = _read_words(parent, "cgroup.subtree_control")
     controllers = tuple(c for c in WANTED if c in available)
     missing = [c for c in REQUIRED if c not in controllers]

@@ -144,3 +144,16 @@ def test_v1_setup_that_cannot_create_cgroups_names_the_fix(tmp_path):
     assert "memory and pids" in (host.problem or "")
     assert "pids: Not a directory" in (host.problem or "")
     assert "run arena as root, or give this user a delegated cgroup" in (host.problem or "")
+
+
+def test_cgroups_left_by_a_referee_killed_outright_are_removed(tmp_path):
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = int(gone.stdout)
+    for name in (f"bot-{dead}-aaaa", f"bot-{os.getpid()}-bbbb", "not-a-bot", f"bot-{dead}-full"):
+        (tmp_path / name).mkdir()
+    (tmp_path / f"bot-{dead}-full" / "cgroup.procs").write_text("")  # still holds something
+    cgroups.remove_stale(str(tmp_path))
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([f"bot-{os.getpid()}-bbbb", "not-a-bot", f"bot-{dead}-full"])
