@@ -45,7 +45,12 @@ def play(
     ],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,
     seed: Annotated[
-        int | None, typer.Option(help="Base seed: game i uses seed+i. Default: random (printed).")
+        int | None,
+        typer.Option(
+            help="Base seed (default: random, printed). Each game's deal seed is derived from "
+            "it with the database's secret key: the same seed on the same --db deals the same "
+            "games; another database deals others, and no bot can predict them."
+        ),
     ] = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
@@ -91,11 +96,12 @@ def play(
         fault_policy=fault_policy,
         log_dir=bot_log_dir(db),
         bot_seed_key=store.bot_seed_key(),
+        deal_seed_key=store.deal_seed_key(),
     )
     variants_text = ", ".join(options.get("variants", [])) or "standard rules"  # type: ignore[arg-type]
     out.print(
         f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
-        f"base seed {base_seed} · recording to {db}"
+        f"base seed {base_seed} (repeatable on this database) · recording to {db}"
     )
     out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
     records: list[GameRecord] = []

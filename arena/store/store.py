@@ -12,6 +12,7 @@ from sqlite_utils import Database
 
 from arena import ratings
 from arena.record import GameRecord
+from arena.seeds import derive_deal_key
 from arena.store import games, leagues, migrations, queries, rating_updates
 from arena.store.db import DEFAULT_BUSY_TIMEOUT, connect, translate_errors, write_transaction
 from arena.store.games import GameSummary
@@ -109,6 +110,11 @@ class Store:
         with translate_errors(self.path):
             (row,) = self.db.query("SELECT value FROM meta WHERE key = 'bot_seed_key'")
         return bytes.fromhex(row["value"])
+
+    def deal_seed_key(self) -> bytes:
+        """This database's key for deriving deal seeds (arena.seeds.deal_seed): derived from
+        the same secret as bot_seed_key, independent of it, and stable for the file's life."""
+        return derive_deal_key(self.bot_seed_key())
 
     def check_writable(self) -> None:
         """Take the write lock and release it at once: raises DatabaseLocked (after the busy
