@@ -62,7 +62,12 @@ def regress(
         list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Base seed of the deals (default: random, printed).")
+        int | None,
+        typer.Option(
+            help="Base seed of the deals (default: random, printed). Deals are derived from it "
+            "with a secret key drawn for each run, so no bot can predict them and every run "
+            "plays new deals."
+        ),
     ] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
@@ -118,7 +123,8 @@ def regress(
     out.print(
         f"regress {game.title}: {bots[0].name}@{bots[0].version} (candidate) vs "
         f"{bots[1].name}@{bots[1].version} (baseline) at tables of {table}, field "
-        f"{', '.join(b.name for b in bots[2:])}; up to {games} games; seed {base_seed}; "
+        f"{', '.join(b.name for b in bots[2:])}; up to {games} games; seed {base_seed} "
+        "(with a fresh secret key: new deals every run); "
         f"H0 δ={test_bounds.delta0:g} vs H1 δ={test_bounds.delta1:g}, α={test_bounds.alpha:g}, β={test_bounds.beta:g}"
     )
 

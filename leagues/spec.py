@@ -155,7 +155,8 @@ class LeagueSpec:
     games: int
     """Games to play in total, over all table sizes (>= 1)."""
     seed: int = 0
-    """Base seed; deal seeds are derived from it (leagues.schedule.game_seed)."""
+    """Base seed; deal seeds are derived from it with the database's deal key
+    (arena.seeds.deal_seed)."""
     duplicate: bool = True
     """Replay each deal with the seating rotated, so the luck of the deal cancels out."""
     workers: int = 1

@@ -39,7 +39,13 @@ def check(
         Path | None,
         typer.Option(help="The bot to fill the other seats (default: the bundled random bot)."),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Base seed (default: random, printed).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Base seed (default: random, printed): the same seed plays the same games again "
+            "(a check's seeds are derived with a public key; it records and rates nothing)."
+        ),
+    ] = None,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
     bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per game, in ms.")] = 5000,
     startup_ms: Annotated[
@@ -70,7 +76,8 @@ def check(
     out = console()
     out.print(
         f"Checking [bold]{bot.name}[/] {bot.version} ({bot.directory}) on {game.title}: "
-        f"{games} game(s) at {table_size} seats, base seed {base_seed}"
+        f"{games} game(s) at {table_size} seats, base seed {base_seed} "
+        f"(--seed {base_seed} repeats these games)"
     )
     sandbox = contain_bots(unsandboxed, out)
 

@@ -85,16 +85,27 @@ def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bo
 def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
     """Open the database or exit with a message that says what to do.
 
-    write: also take and release the write lock now, so a locked database is reported
-    before any game is played rather than after (when its result could not be stored).
+    write: also probe a write now (Store.check_writable, rolled back), so a locked or
+    read-only database is reported before any game is played rather than after (when its
+    result could not be stored). Without write or create (the commands that read), a database that cannot be
+    written (read-only file, folder or file system) is opened read-only when SQLite can.
     """
     try:
-        store = open_store(db, create=create, busy_timeout=BUSY_TIMEOUT_S)
-        if write:
-            store.check_writable()
-        return store
+        store = open_store(
+            db,
+            create=create,
+            busy_timeout=BUSY_TIMEOUT_S,
+            allow_read_only=not (write or create),
+        )
     except StoreError as exc:
         fail(str(exc))
+    if write:
+        try:
+            store.check_writable()
+        except StoreError as exc:
+            store.close()
+            fail(str(exc))
+    return store
 
 
 def resolve_game(title: str) -> Game:

@@ -47,7 +47,12 @@ def play(
     ],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,
     seed: Annotated[
-        int | None, typer.Option(help="Base seed: game i uses seed+i. Default: random (printed).")
+        int | None,
+        typer.Option(
+            help="Base seed (default: random, printed). Each game's deal seed is derived from "
+            "it with the database's secret key: the same seed on the same --db deals the same "
+            "games; another database deals others, and no bot can predict them."
+        ),
     ] = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
@@ -96,11 +101,12 @@ def play(
         log_dir=bot_log_dir(db),
         bot_seed_key=store.bot_seed_key(),
         limits=Limits(sandbox=sandbox),
+        deal_seed_key=store.deal_seed_key(),
     )
     variants_text = ", ".join(options.get("variants", [])) or "standard rules"  # type: ignore[arg-type]
     out.print(
         f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
-        f"base seed {base_seed} · recording to {db}"
+        f"base seed {base_seed} (repeatable on this database) · recording to {db}"
     )
     records: list[GameRecord] = []
 

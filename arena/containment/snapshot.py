@@ -45,9 +45,16 @@ def cache_root() -> Path:
 def snapshot(directory: Path) -> tuple[str, Path]:
     """Copy ``directory`` into the cache; returns (digest, the snapshot's folder)."""
     root = cache_root()
-    root.mkdir(parents=True, exist_ok=True, mode=0o700)
     staging = Path(root, f".staging-{os.getpid()}-{os.urandom(4).hex()}")
-    staging.mkdir(mode=0o755)
+    try:
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        staging.mkdir(mode=0o755)
+    except OSError as exc:
+        raise SnapshotError(
+            f"cannot write arena's bot cache {root} ({exc.strerror or exc}): bots run from a "
+            "snapshot kept there; make it writable, or set ARENA_CACHE (or XDG_CACHE_HOME) to "
+            "a folder you may write"
+        ) from None
     try:
         digest = _copy_tree(directory, staging)
         target = root / digest

@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from arena.store.db import StoreError, write_transaction
+from arena.store.db import ReadOnlyDatabase, StoreError, write_transaction
 
 migrations = Migrations("arena")
 
@@ -176,15 +176,26 @@ def known_names() -> list[str]:
         return [m.name for m in migrations.pending(empty)]
 
 
-def prepare(db: Database, path: Path, *, create: bool) -> None:
+def prepare(db: Database, path: Path, *, create: bool, read_only: bool = False) -> None:
     """Check that ``db`` is an arena database this version can use, and bring it up to date.
 
     Refuses, changing nothing, a file that is some other program's database or one written by
     a newer arena. Then switches the file to WAL mode (readers never wait for the writer) and
     takes the write lock only if there is a migration to apply, so opening an up-to-date
-    database to read it works while another process is writing.
+    database to read it works while another process is writing. ``read_only``: a connection
+    that cannot write: only check, and refuse a database that needs a migration.
     """
     _check(db, path, create=create)
+    if read_only:
+        pending = [m.name for m in migrations.pending(db)]
+        if pending:
+            raise ReadOnlyDatabase(
+                f"{path} was written by an older arena and needs a schema upgrade "
+                f"({', '.join(pending)}), but it cannot be written here. Nothing was changed; "
+                "make it writable and run any arena command on it once (that upgrades it), or "
+                "pass --db with an upgraded copy."
+            )
+        return
     db.enable_wal()
     if migrations.pending(db):
         with write_transaction(db):

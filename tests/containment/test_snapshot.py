@@ -133,3 +133,11 @@ def test_hostile_names_are_refused(tmp_path, name):
     (bot / "bot.toml").write_text(f'name = {json.dumps(name)}\ncommand = ["x"]\n')
     with pytest.raises(ManifestError, match='"name" must be 1 to 40 characters'):
         load_bot(bot)
+
+
+def test_an_unwritable_cache_is_a_clear_error(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("ARENA_CACHE", str(blocked))
+    with pytest.raises(ManifestError, match="cannot write arena's bot cache .*set ARENA_CACHE"):
+        load_bot(make_bot(tmp_path / "bot"))

@@ -24,6 +24,8 @@ KILLS = 12
 
 def recorded(db: Path) -> tuple[int, int]:
     """(games stored, league games stored), checking consistency on the way."""
+    if stored_games(db) == 0:
+        return 0, 0  # killed while the file was being created: nothing to lose yet
     with open_store(db, create=False) as store:
         assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         games = store.db.execute("SELECT count(*) FROM games").fetchone()[0]
