@@ -18,8 +18,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
-sandbox: ## Install bubblewrap, the bot sandbox, if it is missing (needs root; else bots run unsandboxed)
-	@command -v bwrap >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1; } || echo "note: bubblewrap is not installed; bots will run without the sandbox"
+sandbox: ## Install bubblewrap, the bot sandbox, if it is missing (needs root; without it arena refuses to run bots)
+	@command -v bwrap >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1; } || echo "note: bubblewrap is not installed and could not be (not root?): arena will refuse to run bots; see README, Containment"
 
 demo: $(STAMP) sandbox ## Set up, play a small Corruption tournament among the bundled bots into arena.db, print the leaderboard
 	$(BIN)/arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random \

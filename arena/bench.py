@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from arena.containment.limits import Limits
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.lineup import Lineup, rotation
@@ -68,13 +69,18 @@ def bench_inprocess(title: str, players: int, games: int) -> float:
     return (time.perf_counter() - started) / games
 
 
-def bench_subprocess(title: str, players: int, games: int) -> tuple[float, float]:
-    """(seconds per game, decisions per game) with persistent random-bot subprocesses."""
+def bench_subprocess(
+    title: str, players: int, games: int, sandbox: bool = True
+) -> tuple[float, float, float]:
+    """(seconds per game, decisions per game, seconds to start the table's bots) with
+    persistent random-bot subprocesses, sandboxed or not."""
     game = get_game(title)
     bot = load_bot(ROOT / "bots" / "random")
     decisions = 0
-    with Lineup([bot] * players) as lineup:
+    with Lineup([bot] * players, limits=Limits(sandbox=sandbox)) as lineup:
+        started = time.perf_counter()
         lineup.entrants(list(range(players)), "warm-up")  # start-up is paid once, not timed
+        startup = time.perf_counter() - started
         started = time.perf_counter()
         for index in range(games):
             record = play_game(
@@ -82,7 +88,30 @@ def bench_subprocess(title: str, players: int, games: int) -> tuple[float, float
             )
             decisions += len(record.decisions)
         elapsed = time.perf_counter() - started
-    return elapsed / games, decisions / games
+    return elapsed / games, decisions / games, startup
+
+
+def bench_sandbox_cost(title: str, players: int, games: int) -> dict[str, float]:
+    """What the sandbox costs: per decision and per bot start, sandboxed minus unsandboxed,
+    medians of three alternating runs (alternating, so drift on a shared machine hits both)."""
+    runs: dict[bool, list[tuple[float, float, float]]] = {True: [], False: []}
+    for _ in range(3):
+        for sandbox in (True, False):
+            runs[sandbox].append(bench_subprocess(title, players, games, sandbox))
+    per_decision = {
+        sandbox: statistics.median(game_s / decisions for game_s, decisions, _ in results)
+        for sandbox, results in runs.items()
+    }
+    startup = {
+        sandbox: statistics.median(start for _, _, start in results) / players
+        for sandbox, results in runs.items()
+    }
+    return {
+        "sandboxed_us": per_decision[True] * 1e6,
+        "unsandboxed_us": per_decision[False] * 1e6,
+        "start_sandboxed_ms": startup[True] * 1e3,
+        "start_unsandboxed_ms": startup[False] * 1e3,
+    }
 
 
 def seat_traffic(title: str, players: int, games: int) -> list[tuple[int, bytes]]:
@@ -155,7 +184,7 @@ def main() -> None:
 
     engine_s, decisions = bench_engine(title, players, args.games)
     inproc_s = bench_inprocess(title, players, args.games)
-    sub_s, sub_decisions = bench_subprocess(title, players, args.subprocess_games)
+    sub_s, sub_decisions, _ = bench_subprocess(title, players, args.subprocess_games)
     traffic = seat_traffic(title, players, 5)
     rounds = len(traffic)
     echo_s = statistics.median(bench_echo(traffic, rounds, players) for _ in range(3))
@@ -191,6 +220,17 @@ def main() -> None:
     print(
         f"  target: subprocess game ≤ 1.5 × {sub_decisions:.0f} × round trip + in-process game = {target * 1e3:.2f} ms; "
         f"reached {sub_s * 1e3:.2f} ms ({'met' if sub_s <= target else 'NOT met'}, {sub_s / (floor + inproc_s):.2f}× the floor)"
+    )
+    cost = bench_sandbox_cost(title, players, max(5, args.subprocess_games // 4))
+    print(
+        f"  sandbox cost              {cost['sandboxed_us'] - cost['unsandboxed_us']:9.1f} µs/decision "
+        f"({cost['sandboxed_us']:.0f} sandboxed vs {cost['unsandboxed_us']:.0f} unsandboxed, per "
+        f"decision, medians of 3 alternating runs; target: within the noise, under 10%)"
+    )
+    print(
+        f"  bot start-up              {cost['start_sandboxed_ms']:9.1f} ms/bot    "
+        f"({cost['start_unsandboxed_ms']:.1f} ms unsandboxed: the launcher, bubblewrap, setpriv; "
+        "paid once per process, not per game)"
     )
 
 

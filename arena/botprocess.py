@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.containment import launch as launching
+from arena.containment.limits import DEFAULT_LIMITS, Limits, process_cpu_seconds
 from arena.faults import BotCrashed, BotError, BotProtocolError, BotStartFailed, BotTimeout, Fault
-from arena.limits import DEFAULT_LIMITS, Limits, PidsCgroup, clean_environment, cpu_seconds
 from arena.manifest import BotManifest
-from arena.sandbox import bwrap_available, sandboxed
 from protocol import codec, messages
 
 STDERR_CAP_BYTES = 256 * 1024
@@ -61,7 +61,7 @@ class BotProcess:
         self._log_path: Path | None = None
         self._log_file: Any = None
         self._log_written = 0
-        self._cgroup: PidsCgroup | None = None
+        self._launch: launching.Launch | None = None
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -71,45 +71,61 @@ class BotProcess:
         return self._proc is not None and self._proc.poll() is None and not self._stdout_closed
 
     @property
+    def sandboxed(self) -> bool:
+        """Whether this bot runs in the sandbox (recorded with its games)."""
+        return self.limits.sandbox
+
+    @property
     def pid(self) -> int | None:
         return self._proc.pid if self._proc else None
 
     def cpu_seconds(self) -> float | None:
-        """CPU time the bot has used so far (None if unknown): every process in its cgroup
-        (under bubblewrap the bot is not our direct child), else its own process."""
+        """CPU time the bot has used so far (None if unknown): its cgroup's count, which
+        includes every process it ever ran, else its own process's."""
         if self._proc is None:
             return None
-        pids = self._cgroup.pids() if self._cgroup is not None else [self._proc.pid]
-        times = [t for t in (cpu_seconds(pid) for pid in pids) if t is not None]
-        return sum(times) if times else None
+        group = self._launch.cgroup if self._launch is not None else None
+        if group is not None:
+            used = group.cpu_seconds()
+            if used is not None:
+                return used
+        return process_cpu_seconds(self._proc.pid)
 
     def start(self, timeout_s: float) -> None:
         """Start the process and do the handshake within timeout_s; raises BotError."""
         self._reset_buffers()
         self.set_log(self._default_log_path())
-        self._cgroup = PidsCgroup.create(self.limits.processes)
-        command = list(self.manifest.command)
-        if self.limits.sandbox and bwrap_available():
-            command = sandboxed(command, self.manifest.directory)
+        try:
+            self._launch = launching.prepare(
+                self.manifest.command, self.manifest.snapshot, self.limits
+            )
+        except launching.SandboxUnavailable as exc:
+            raise BotStartFailed(str(exc)) from None
+        except OSError as exc:
+            raise BotStartFailed(f"cannot create the bot's cgroup: {exc.strerror or exc}") from None
+        # No preexec_fn: the launcher (a fresh process) joins the cgroup and sets the limits,
+        # so starting a bot is safe while other threads run here (rich's live display).
         try:
             self._proc = subprocess.Popen(
-                command,
-                cwd=self.manifest.directory,
+                self._launch.argv,
+                cwd=self._launch.cwd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,  # its own process group: a kill takes its children too
                 bufsize=0,
-                env=clean_environment(str(self.manifest.directory)),
-                preexec_fn=self.limits.preexec(self._cgroup),
+                env=self._launch.env,
+                pass_fds=self._launch.pass_fds,
             )
         except OSError as exc:
-            if self._cgroup is not None:
-                self._cgroup.kill_all()
+            self._launch.release()
+            self._launch = None
             raise BotStartFailed(
-                f"cannot run {' '.join(self.manifest.command)!r} in {self.manifest.directory}: "
-                f"{exc.strerror or exc}; check `command` in bot.toml"
+                f"cannot start the bot's launcher: {exc.strerror or exc}"
             ) from None
+        finally:
+            if self._launch is not None:
+                self._launch.started()
         for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
             assert stream is not None
             os.set_blocking(stream.fileno(), False)
@@ -156,9 +172,10 @@ class BotProcess:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        if self._cgroup is not None:
-            self._cgroup.kill_all()  # also what left the process group (setsid, double fork)
-            self._cgroup = None
+        if self._launch is not None:
+            # everything in its cgroup too: what left the process group (setsid, double fork)
+            self._launch.release()
+            self._launch = None
         try:
             code = proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL did not take
@@ -174,6 +191,18 @@ class BotProcess:
         self._stdout_closed = True
         return code
 
+    def kill(self) -> None:
+        """SIGKILL the bot's process group and cgroup now; only system calls, no waiting on
+        the bot, so it is safe from a signal handler. ``stop`` tidies up afterwards."""
+        proc = self._proc
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if self._launch is not None and self._launch.cgroup is not None:
+            self._launch.cgroup.kill_all()
+
     # -- logging ----------------------------------------------------------------------------
 
     def set_log(self, path: Path | None) -> None:
@@ -184,8 +213,8 @@ class BotProcess:
 
     def _default_log_path(self) -> Path | None:
         if self.log_dir is None:
-            return None
-        return self.log_dir / "between-games" / f"{self.manifest.name}.log"
+            return None  # named by the bot's digest, never by its (bot-chosen) name
+        return self.log_dir / "between-games" / f"{self.manifest.digest}.log"
 
     def _close_log(self) -> None:
         if self._log_file is not None:
@@ -390,6 +419,12 @@ class BotProcess:
                 how = f"was killed by signal {-code}"
         else:
             how = f"exited with code {code}"
+        group = self._launch.cgroup if self._launch is not None else None
+        if group is not None and group.oom_kills():
+            how += (
+                f" (the kernel killed it for passing its memory cap of {self.limits.memory_mib}"
+                " MiB, all its processes and its /tmp together)"
+            )
         tail = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()[-3:]
         said = f"; last stderr: {' | '.join(tail)}" if tail else ""
         return BotCrashed(f"{prefix}{how}{said}")

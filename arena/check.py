@@ -2,6 +2,12 @@
 
 The bot plays against the bundled random bot, in a different seat each game and under each
 variant of the game in turn, so every kind of decision the title has is asked of it.
+
+Seeds: a check records nothing and rates nothing, so it has no secret to keep. Its deal seeds
+and the bots' seeds are derived (arena.seeds, arena.referee.seat_seed) with CHECK_KEY, a key
+that is public on purpose: `arena check BOT --seed S` plays exactly the same games on every
+machine, which is what a bot author needs to reproduce a fault. Games that count (`arena
+play`, leagues, `arena regress`) derive their seeds with a secret key instead.
 """
 
 from __future__ import annotations
@@ -11,11 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games.base import Game
 from arena.lineup import Lineup
 from arena.manifest import BotManifest
 from arena.record import GameRecord
 from arena.referee import TimeControl, new_game_id, play_game
+from arena.seeds import deal_seed, derive_deal_key
+
+CHECK_KEY = b"arena check: public on purpose, so that a check can be repeated exactly"
+"""The key a check's seeds are derived with (see the module docstring): not a secret."""
 
 
 @dataclass
@@ -82,12 +93,22 @@ def run_check(
     log_dir: Path | None,
     variants: list[list[str]] | None = None,
     on_game: Callable[[int, GameRecord, int], None] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    key: bytes = CHECK_KEY,
 ) -> CheckReport:
-    """Play `games` games of `bot` against copies of `opponent` and report its faults."""
+    """Play `games` games of `bot` against copies of `opponent` and report its faults.
+
+    Game i is dealt with deal_seed(derive_deal_key(key), seed, i), and the bots' seeds are
+    derived with key, so the same seed and key play the same games.
+    """
     report = CheckReport(bot)
+    deal_key = derive_deal_key(key)
     variant_sets = variants or check_variant_sets(game)
     with Lineup(
-        [bot] + [opponent] * (players - 1), time_control=time_control, log_dir=log_dir
+        [bot] + [opponent] * (players - 1),
+        time_control=time_control,
+        log_dir=log_dir,
+        limits=limits,
     ) as lineup:
         process = lineup.processes[0]
         error = lineup.ensure_running(0)
@@ -105,10 +126,11 @@ def run_check(
             record = play_game(
                 game,
                 lineup.entrants(order, game_id),
-                seed=seed + index,
+                seed=deal_seed(deal_key, seed, index),
                 options={"variants": variant_sets[index % len(variant_sets)]},
                 time_control=time_control,
                 game_id=game_id,
+                bot_seed_key=key,
             )
             report.games.append(record)
             report.seats.append(seat)

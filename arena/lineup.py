@@ -12,8 +12,8 @@ from pathlib import Path
 
 import arena
 from arena.botprocess import BotProcess
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.faults import BotError
-from arena.limits import DEFAULT_LIMITS, Limits
 from arena.manifest import BotManifest
 from arena.referee import Entrant, TimeControl
 
@@ -53,7 +53,8 @@ class Lineup:
             manifest = self.manifests[index]
             error = self.ensure_running(index)
             if self.log_dir is not None:
-                process.set_log(self.log_dir / game_id / f"seat{seat}-{manifest.name}.log")
+                # named by ids only: a bot's name is its author's choice, never a path
+                process.set_log(self.log_dir / game_id / f"seat{seat}.log")
             seated.append(Entrant(manifest.identity, None if error else process, error))
         return seated
 
@@ -75,6 +76,11 @@ class Lineup:
         """Say bye to every bot and stop it (its whole process group)."""
         for process in self.processes:
             process.stop(grace_s=0.5)
+
+    def kill(self) -> None:
+        """Kill every bot at once, with everything it started (no goodbyes, no waiting)."""
+        for process in self.processes:
+            process.kill()
 
 
 def rotation(entries: int, game_index: int) -> list[int]:

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
+import re
 import shlex
 import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.containment.snapshot import SnapshotError, snapshot
 from arena.record import BotIdentity
 
 MANIFEST = "bot.toml"
 PYTHON_TOKEN = "{python}"
 """Replaced in a command by the interpreter running arena, so Python bots can use the SDK."""
 
-_SKIPPED_IN_DIGEST = {"__pycache__", ".git", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+NAME_RULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,39}")
+VERSION_RULE = re.compile(r"[A-Za-z0-9._+-]{0,32}")
 
 
 class ManifestError(ValueError):
@@ -34,9 +35,11 @@ class BotManifest:
     command: tuple[str, ...]
     """argv to start it, with {python} already resolved."""
     directory: Path
-    """The bot's directory: its working directory when it runs."""
+    """The bot's directory as given (shown to people; never run)."""
     digest: str
     """A hash of the directory's files: a changed bot is a different bot."""
+    snapshot: Path
+    """The read-only copy of the directory taken when it was loaded: what runs."""
     description: str = ""
 
     @property
@@ -62,11 +65,17 @@ def load_bot(path: str | Path) -> BotManifest:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{manifest} is not valid TOML: {exc}") from None
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ManifestError(f'{manifest}: "name" must be a non-empty string')
+    if not isinstance(name, str) or not NAME_RULE.fullmatch(name):
+        raise ManifestError(
+            f'{manifest}: "name" must be 1 to 40 characters of ASCII letters, digits and . _ + - '
+            f'(starting with a letter or digit), e.g. name = "mybot"'
+        )
     version = data.get("version", "")
-    if not isinstance(version, str):
-        raise ManifestError(f'{manifest}: "version" must be a string, e.g. version = "1.0"')
+    if not isinstance(version, str) or not VERSION_RULE.fullmatch(version):
+        raise ManifestError(
+            f'{manifest}: "version" must be at most 32 characters of ASCII letters, digits and '
+            f'. _ + -, e.g. version = "1.0"'
+        )
     command = data.get("command")
     if isinstance(command, str):
         command = shlex.split(command)
@@ -81,29 +90,16 @@ def load_bot(path: str | Path) -> BotManifest:
         )
     description = data.get("description", "")
     resolved = tuple(sys.executable if part == PYTHON_TOKEN else part for part in command)
+    try:
+        digest, copy = snapshot(directory.resolve())
+    except SnapshotError as exc:
+        raise ManifestError(f"{directory}: {exc}") from None
     return BotManifest(
-        name=name.strip(),
+        name=name,
         version=version,
         command=resolved,
         directory=directory.resolve(),
-        digest=directory_digest(directory),
+        digest=digest,
+        snapshot=copy,
         description=description if isinstance(description, str) else "",
     )
-
-
-def directory_digest(directory: Path) -> str:
-    """SHA-256 over every file's relative path and bytes, in sorted order (caches skipped)."""
-    digest = hashlib.sha256()
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_IN_DIGEST)
-        for filename in sorted(files):
-            if filename.endswith((".pyc", ".log")):
-                continue
-            full = Path(root, filename)
-            digest.update(full.relative_to(directory).as_posix().encode() + b"\0")
-            try:
-                digest.update(full.read_bytes())
-            except OSError:
-                continue
-            digest.update(b"\0")
-    return digest.hexdigest()[:16]

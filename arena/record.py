@@ -81,6 +81,9 @@ class GameRecord:
     """ISO 8601 UTC."""
     finished_at: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
+    sandboxed: bool | None = None
+    """True: every bot process ran in the sandbox; False: run --unsandboxed; None: no bot
+    processes (in-process bots)."""
     """Game-specific outcome facts (Outcome.detail)."""
 
     @property

@@ -417,7 +417,14 @@ class _Game:
             started_at=started_at,
             finished_at=_now(),
             detail=detail,
+            sandboxed=self._sandboxed(),
         )
+
+    def _sandboxed(self) -> bool | None:
+        """Whether every bot process of the game ran sandboxed (None: no bot processes)."""
+        said = [getattr(e.transport, "sandboxed", None) for e in self.entrants if e.transport]
+        known = [value for value in said if value is not None]
+        return all(known) if known else None
 
 
 def slowest_seat(waited: list[float], live: list[int]) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -17,14 +18,15 @@ from arena.cli.common import (
     EXIT_FAILED,
     EXIT_USAGE,
     DbOption,
+    UnsandboxedOption,
     bot_log_dir,
     compact,
     console,
+    contain_bots,
     fail,
     open_db,
     table,
 )
-from arena.limits import protections
 from arena.printable import cell, shown, visible
 from arena.store import LeagueChanged, Store, StoreError
 from leagues.execution import WorkerFailed
@@ -63,6 +65,7 @@ def run(
         ),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
+    unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Play a league's games in parallel, recording each as it finishes; rerun to resume.
 
@@ -73,6 +76,8 @@ def run(
     """
     spec = _load(file)
     out = console()
+    if not contain_bots(unsandboxed, out):
+        spec = dataclasses.replace(spec, limits=dataclasses.replace(spec.limits, sandbox=False))
     store = open_db(db, create=True, write=True)
     try:
         with league_lock(db, spec.name):
@@ -108,7 +113,6 @@ def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Con
         + (f" ({done} already recorded, resuming)" if done else "")
         + f" · {n_workers} worker(s) · recording to {shown(db)}"
     )
-    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
     try:
         with LeagueProgress(out, name=spec.name, total=total, done=done) as progress:
             summary = run_league(prepared, store, workers=n_workers, on_record=progress.update)

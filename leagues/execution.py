@@ -7,6 +7,7 @@ owns its bot processes and keeps them alive across games; the caller is the sing
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import traceback
@@ -17,8 +18,9 @@ from typing import Any, Protocol
 
 import multiprocess
 
+from arena.containment.lifetime import die_with_parent
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games import get_game
-from arena.limits import DEFAULT_LIMITS, Limits, die_with_parent
 from arena.lineup import Lineup
 from arena.manifest import BotManifest
 from arena.record import GameRecord
@@ -87,6 +89,10 @@ class TaskPlayer:
     def close(self) -> None:
         self.lineup.close()
 
+    def kill(self) -> None:
+        """Kill every bot process now, without goodbyes (safe in a signal handler)."""
+        self.lineup.kill()
+
 
 class InlineExecutor:
     """Plays every task in this process (one worker; simplest to debug)."""
@@ -117,7 +123,7 @@ class PoolExecutor:
         inbox = context.Queue()
         outbox = context.Queue()
         processes = [
-            context.Process(target=_work, args=(self.plan, inbox, outbox), daemon=True)
+            context.Process(target=_work, args=(self.plan, inbox, outbox, os.getpid()), daemon=True)
             for _ in range(self.workers)
         ]
         for process in processes:
@@ -171,25 +177,33 @@ def _stop(processes: list[Any], inbox: Any) -> None:
             process.join()
 
 
-def _work(plan: GamePlan, inbox: Any, outbox: Any) -> None:
-    """A worker: play tasks until told to stop; its bots are stopped however it ends."""
+def _work(plan: GamePlan, inbox: Any, outbox: Any, runner: int) -> None:
+    """A worker: play tasks until told to stop; its bots are stopped however it ends.
+
+    A SIGTERM (from the pool, or the parent-death signal when the runner dies) kills the bots
+    and exits at once. The handler raises nothing: an exception raised from a signal handler
+    lands wherever the worker happens to be — inside logging's fork hooks, once, where it was
+    swallowed and the worker carried on for ever with its bots. os._exit skips the queue's
+    feeder thread too, which a worker once hung on at exit.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    die_with_parent(signal.SIGTERM)  # a runner killed outright takes its workers (and bots) along
     player = TaskPlayer(plan)
+    signal.signal(signal.SIGTERM, lambda signum, frame: _die(player, signum))
+    if not die_with_parent(signal.SIGTERM, runner):
+        _die(player, signal.SIGTERM)  # the runner died before we could ask to follow it
     try:
         while (task := inbox.get()) is not None:
             outbox.put(("record", task.index, player.play(task)))
-    except SystemExit:
-        pass
     except BaseException:
         outbox.put(("error", -1, traceback.format_exc()))
     finally:
         player.close()
 
 
-def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
+def _die(player: TaskPlayer, signum: int) -> None:
+    """Kill every bot of this worker (each whole cgroup) and exit now."""
+    player.kill()
+    os._exit(128 + signum)
 
 
 def make_executor(plan: GamePlan, workers: int) -> Executor:

@@ -1,8 +1,18 @@
 """One runner per league and database: a second `arena league run` is refused, not interleaved.
 
 An advisory lock (flock) on a small file beside the database. The kernel releases it when
-the holder dies, however it dies (SIGKILL included), so a crashed runner never blocks the
-rerun that resumes it.
+the last descriptor of it is closed, so when the holder dies, however it dies (SIGKILL
+included), a crashed runner never blocks the rerun that resumes it.
+
+The lock belongs to the runner process alone. Workers are forked from the runner, and a fork
+copies every descriptor: a worker orphaned by a killed runner would keep the lock file open,
+and with it the lock, so the rerun would be refused as "already being run". So a hook
+(os.register_at_fork) closes the child's copy of every held lock's descriptor right after any
+fork. Closing a copy does not release a flock in the parent (the lock lives as long as one
+descriptor of that open file remains), so the runner keeps the lock and nobody else has it.
+(POSIX record locks, fcntl.lockf, are not inherited either, but they belong to a process,
+not a descriptor: a second league_lock in the same process would not be refused, and closing
+any descriptor of the file in the process would silently drop the lock.)
 """
 
 from __future__ import annotations
@@ -19,6 +29,23 @@ class LeagueBusy(RuntimeError):
     """Another process is running this league on this database."""
 
 
+_held: set[int] = set()
+"""The descriptors of the lock files this process has open."""
+
+
+def _drop_inherited_locks() -> None:
+    """In a freshly forked child: close the copies of the parent's lock descriptors."""
+    for fd in list(_held):
+        _held.discard(fd)
+        try:
+            os.close(fd)
+        except OSError:  # pragma: no cover - already closed
+            pass
+
+
+os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
 def lock_path(db: Path, league: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", league)[:80]
     return db.with_name(f"{db.name}.{safe}.lock")
@@ -26,23 +53,30 @@ def lock_path(db: Path, league: str) -> Path:
 
 @contextmanager
 def league_lock(db: Path, league: str) -> Iterator[None]:
-    """Hold the league's lock for the duration; LeagueBusy if another process holds it."""
+    """Hold the league's lock for the duration; LeagueBusy if another process holds it.
+
+    Only this process holds it: children forked meanwhile (the league's workers) do not.
+    """
     path = lock_path(db, league)
-    handle = open(path, "a+")
+    # O_CLOEXEC: a bot started with exec never sees it; the fork hook covers forked workers.
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    owner = os.getpid()
+    _held.add(fd)  # before the lock is taken: every child forked from now on drops it
     try:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
             raise LeagueBusy(
                 f"league {league!r} is already being run on {db} by {holder}. Wait for it to "
                 "finish (or stop it with Ctrl-C); then the same command resumes the league."
             ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"process {os.getpid()}")
-        handle.flush()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"process {owner}".encode(), 0)
         yield
     finally:
-        handle.close()  # closing releases the lock
+        # A forked child that leaves this block never owned the lock, and its copy of fd was
+        # closed at the fork (the number may even name another file by now): leave it alone.
+        if os.getpid() == owner:
+            _held.discard(fd)
+            os.close(fd)  # closing the last descriptor releases the lock

@@ -6,6 +6,11 @@ field bots even get the same seeds). Each pair of games differs only in the bot,
 difference of their normalized rank scores measures the candidate against the baseline with
 the luck of the deal taken out. A sequential test (leagues.sequential) reads the differences
 as pairs finish and stops as soon as it can answer.
+
+Deal seeds come from arena.seeds.deal_seed under a key derived from the plan's secret, which
+is drawn at random for each run (the gate has no database to keep one in): no bot can predict
+a deal from the base seed, and a rerun with the same --seed deals anew. Both games of a pair
+share their deal seed, and the bots' seeds (arena.referee.seat_seed, keyed by the same secret).
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games.base import Game
 from arena.manifest import BotManifest
 from arena.record import GameRecord
 from arena.referee import FaultPolicy, TimeControl
+from arena.seeds import deal_seed, derive_deal_key, random_deal_key
 from leagues.execution import GamePlan, make_executor
 from leagues.sequential import (
     Bounds,
@@ -51,6 +58,11 @@ class RegressPlan:
     options: dict[str, Any] = field(default_factory=dict)
     time_control: TimeControl = TimeControl()
     workers: int = 1
+    limits: Limits = DEFAULT_LIMITS
+    """Containment of every bot process."""
+    secret: bytes = field(default_factory=random_deal_key, repr=False)
+    """What this run's deal seeds (via derive_deal_key) and bots' seeds are derived from. A
+    fresh random key unless given: pass one to replay the same deals (tests)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +102,7 @@ def entrants(plan: RegressPlan) -> tuple[BotManifest, ...]:
 def pair_tasks(plan: RegressPlan) -> Iterator[GameTask]:
     """Game 2k is deal k with the candidate, game 2k+1 the same deal with the baseline."""
     n, field_size, copies = plan.players, len(plan.field_bots), plan.players - 1
+    deal_key = derive_deal_key(plan.secret)
     for pair in range(plan.max_pairs):
         seat = pair % n
         seating: list[int] = []
@@ -99,7 +112,7 @@ def pair_tasks(plan: RegressPlan) -> Iterator[GameTask]:
             copy = used.get(bot, 0)
             used[bot] = copy + 1
             seating.append(2 + bot * copies + copy)
-        seed = (plan.seed * 1_000_003 + pair) % 2**63
+        seed = deal_seed(deal_key, plan.seed, pair)
         for tested in (CANDIDATE, BASELINE):
             full = seating[:seat] + [tested] + seating[seat:]
             yield GameTask(index=2 * pair + tested, seed=seed, seating=tuple(full), group=pair)
@@ -118,8 +131,9 @@ def run_regress(
         options=plan.game.normalize_options(plan.options),
         time_control=plan.time_control,
         fault_policy=FaultPolicy.SUBSTITUTE,
-        bot_seed_key=os.urandom(32),  # the same within this run: both games of a pair match
+        bot_seed_key=plan.secret,  # the same for both games of a pair
         game_id_prefix=f"regress-{os.urandom(4).hex()}",
+        limits=plan.limits,
     )
     test = SequentialTest(plan.bounds)
     finished: dict[int, GameRecord] = {}
@@ -133,7 +147,7 @@ def run_regress(
                 games.append(record)
             finished[task.index] = record
             # Pairs are fed to the test in deal order, whatever order workers finish them in,
-            # so a rerun of the same deals stops at the same pair.
+            # so the same deals (the same plan.secret) stop at the same pair.
             while 2 * len(pairs) in finished and 2 * len(pairs) + 1 in finished:
                 number = len(pairs)
                 pair = _pair(

@@ -10,13 +10,16 @@ import typer
 
 from arena.cli.common import (
     EXIT_USAGE,
+    UnsandboxedOption,
     console,
+    contain_bots,
     fail,
     fresh_seed,
     resolve_bots,
     resolve_game,
     resolve_options,
 )
+from arena.containment.limits import Limits
 from arena.printable import shown
 from arena.referee import TimeControl
 from leagues.regress import PairResult, RegressPlan, run_regress
@@ -60,7 +63,12 @@ def regress(
         list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Base seed of the deals (default: random, printed).")
+        int | None,
+        typer.Option(
+            help="Base seed of the deals (default: random, printed). Deals are derived from it "
+            "with a secret key drawn for each run, so no bot can predict them and every run "
+            "plays new deals."
+        ),
     ] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
@@ -79,6 +87,7 @@ def regress(
     junit_path: Annotated[
         Path | None, typer.Option("--junit", help="Write a JUnit XML report here.")
     ] = None,
+    unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Play CANDIDATE against BASELINE in duplicate deals until a sequential test (GSPRT) can
     tell whether the candidate is worse. Exit codes: 0 PASS, 1 FAIL (regression),
@@ -104,6 +113,8 @@ def regress(
         )
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
+    out = console()
+    sandbox = contain_bots(unsandboxed, out, EXIT_USAGE)  # 2: an error, not a FAIL
     plan = RegressPlan(
         game=game,
         candidate=bots[0],
@@ -116,12 +127,13 @@ def regress(
         options=options,
         time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, game_s=game_ms / 1000),
         workers=workers,
+        limits=Limits(sandbox=sandbox),
     )
-    out = console()
     out.print(
         f"regress {game.title}: {shown(bots[0].name)}@{shown(bots[0].version)} (candidate) vs "
         f"{shown(bots[1].name)}@{shown(bots[1].version)} (baseline) at tables of {table}, field "
-        f"{shown(', '.join(b.name for b in bots[2:]))}; up to {games} games; seed {base_seed}; "
+        f"{shown(', '.join(b.name for b in bots[2:]))}; up to {games} games; seed {base_seed} "
+        "(with a fresh secret key: new deals every run); "
         f"H0 δ={test_bounds.delta0:g} vs H1 δ={test_bounds.delta1:g}, α={test_bounds.alpha:g}, β={test_bounds.beta:g}"
     )
 

@@ -65,7 +65,7 @@ class PreparedLeague:
 
 def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> PreparedLeague:
     """Schedule the league, register it (refusing an edited schedule) and find what is left."""
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, store.deal_seed_key())
     fingerprint = schedule_fingerprint(spec, tasks)
     league = store.register_league(
         name=spec.name,

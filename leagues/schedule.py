@@ -53,7 +53,10 @@ sizes get the extra game); each size is built as above and their blocks and tail
 interleaved in proportion to their games.
 
 Seeds: groups are numbered 0, 1, 2... through the schedule; the deal seed of group g is
-game_seed(spec.seed, g) = (spec.seed * 1_000_003 + g) mod 2**63, so no deal is reused.
+arena.seeds.deal_seed(deal_key, spec.seed, g), an HMAC under the database's deal key
+(Store.deal_seed_key), so the same league file on the same database always gets the same
+deals, no deal is reused (with overwhelming probability: 63-bit values), and a bot can
+predict none of them. Only the seeds depend on the key: the seatings come from spec alone.
 """
 
 from __future__ import annotations
@@ -68,11 +71,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from arena.seeds import deal_seed
 from leagues.spec import LeagueFormat, LeagueSpec
 from leagues.tasks import GameTask
 
-SEED_STRIDE = 1_000_003
-"""Deal seed of group g: (spec.seed * SEED_STRIDE + g) mod 2**63."""
 ORDER_WINDOW = 48
 """How many unused orbits each greedy step of the cycle ordering looks at (keeps it fast)."""
 IMPROVE_PER_TABLE = 200
@@ -80,17 +82,16 @@ IMPROVE_STEPS = 6_000
 """Swap attempts between greedy tables: IMPROVE_PER_TABLE per table, at most IMPROVE_STEPS."""
 BUILD_TRIES = 4
 """Greedy growths tried for each built orbit; the most level one is played."""
-FINGERPRINT_VERSION = 1
-"""Bumped when what the fingerprint covers changes."""
+FINGERPRINT_VERSION = 2
+"""Bumped when what the fingerprint covers changes (2: deal seeds are keyed, arena.seeds)."""
 
 
-def game_seed(base: int, group: int) -> int:
-    """The deal seed of a duplicate group."""
-    return (base * SEED_STRIDE + group) % 2**63
+def build_schedule(spec: LeagueSpec, deal_key: bytes) -> list[GameTask]:
+    """Every game of the league, in playing order (see the module docstring).
 
-
-def build_schedule(spec: LeagueSpec) -> list[GameTask]:
-    """Every game of the league, in playing order (see the module docstring)."""
+    deal_key: what the deal seeds are derived with, normally the database's
+    (Store.deal_seed_key), so that a rerun on the same database builds the same schedule.
+    """
     entrants = len(spec.entrants)
     totals = [0] * entrants
     per_size: list[list[_Unit]] = []
@@ -103,7 +104,7 @@ def build_schedule(spec: LeagueSpec) -> list[GameTask]:
         else:
             planner = _RoundRobin(entrants, size, games, rng)
         per_size.append(planner.plan(totals))
-    return _number(_interleave(per_size), spec.seed, spec.duplicate)
+    return _number(_interleave(per_size), deal_key, spec.seed, spec.duplicate)
 
 
 def schedule_fingerprint(spec: LeagueSpec, tasks: Sequence[GameTask]) -> str:
@@ -111,7 +112,10 @@ def schedule_fingerprint(spec: LeagueSpec, tasks: Sequence[GameTask]) -> str:
 
     Covered: the game title, the normalized options, the format, the table sizes, games, seed,
     the duplicate flag, the entrants (resolved path and copy number, field then candidates,
-    and how many are candidates) and every task's index, seed, group and seating. Not covered:
+    and how many are candidates) and every task's index, seed, group and seating. The task
+    seeds depend on the deal key, so the fingerprint is stable across reruns on one database
+    and differs from one database to another (never a problem: a league lives in one
+    database, whose record of it the fingerprint is checked against). Not covered:
     the league's name, labels, workers, the time control and the fault policy, so those may
     change between runs of one league. Moving a bot directory changes the fingerprint.
     """
@@ -182,7 +186,7 @@ def _interleave(per_size: list[list[_Unit]]) -> list[_Unit]:
         done[j] += len(unit.seatings)
 
 
-def _number(units: list[_Unit], base_seed: int, duplicate: bool) -> list[GameTask]:
+def _number(units: list[_Unit], deal_key: bytes, base_seed: int, duplicate: bool) -> list[GameTask]:
     tasks: list[GameTask] = []
     group = -1
     for unit in units:
@@ -192,7 +196,9 @@ def _number(units: list[_Unit], base_seed: int, duplicate: bool) -> list[GameTas
         for seating in unit.seatings:
             if not shared:
                 group += 1
-            tasks.append(GameTask(len(tasks), game_seed(base_seed, group), seating, group))
+            tasks.append(
+                GameTask(len(tasks), deal_seed(deal_key, base_seed, group), seating, group)
+            )
     return tasks
 
 

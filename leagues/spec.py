@@ -45,13 +45,16 @@ The whole format (paths are relative to the folder holding the league file)::
                                     # longer scheduled
     strike_after = 5                # ...once it has played at least this many games
 
-    [limits]                        # per bot process; defaults as arena.limits.Limits
-    cpu_s = 3600                    # CPU seconds over the process's life
-    memory_mib = 2048               # address space
-    processes = 64                  # processes at once (pids cgroup where available)
-    open_files = 256
+    [limits]                        # per bot; defaults as arena.containment.limits.Limits
+    cpu_s = 3600                    # CPU seconds of each process over its life
+    memory_mib = 2048               # memory of all its processes and its /tmp together
+    processes = 64                  # processes and threads at once, all together
+    cpus = 1.0                      # CPU cores' worth of time, all its processes together
+    open_files = 256                # per process
     file_size_mib = 64              # largest file it may write
-    sandbox = true                  # bubblewrap where installed: no network, own dir only
+    scratch_mib = 64                # its private /tmp (counted in memory_mib)
+                                    # (bots always run in the sandbox; `arena league run
+                                    # --unsandboxed` is the only way around it)
 
 No other key is accepted: a typo is an error that suggests the closest known key.
 Bot directories are checked with arena.manifest.load_bot (bot.toml only; nothing is started).
@@ -59,6 +62,7 @@ Bot directories are checked with arena.manifest.load_bot (bot.toml only; nothing
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 import re
@@ -69,9 +73,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
-from arena.limits import DEFAULT_LIMITS, Limits
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.referee import FaultPolicy, TimeControl
 
@@ -94,7 +98,7 @@ TOP_KEYS = (
 TIME_KEYS = ("decision_ms", "bank_ms", "startup_ms", "game_ms")
 FAULT_KEYS = ("policy", "disqualify_above", "strike_after")
 ENTRY_KEYS = ("path", "copies")
-LIMIT_KEYS = ("cpu_s", "memory_mib", "processes", "open_files", "file_size_mib", "sandbox")
+LIMIT_KEYS = ("cpu_s", "memory_mib", "processes", "open_files", "file_size_mib", "scratch_mib")
 MAX_SEED = 2**63 - 1
 
 
@@ -154,7 +158,8 @@ class LeagueSpec:
     games: int
     """Games to play in total, over all table sizes (>= 1)."""
     seed: int = 0
-    """Base seed; deal seeds are derived from it (leagues.schedule.game_seed)."""
+    """Base seed; deal seeds are derived from it with the database's deal key
+    (arena.seeds.deal_seed)."""
     duplicate: bool = True
     """Replay each deal with the seating rotated, so the luck of the deal cancels out."""
     workers: int = 1
@@ -628,8 +633,15 @@ class _Parser:
 
     def limits(self) -> Limits:
         raw = self.table("limits")
-        self.check_keys(raw, LIMIT_KEYS, ("limits",))
-        numbers = {
+        if "sandbox" in raw:  # a league file is shared; turning the sandbox off is not its call
+            raise self.fail(
+                "sandbox is not a league setting: bots always run in the sandbox; to run them "
+                "without it (only bots you trust), pass --unsandboxed to `arena league run`",
+                "limits",
+                "sandbox",
+            )
+        self.check_keys(raw, (*LIMIT_KEYS, "cpus"), ("limits",))
+        numbers: dict[str, Any] = {
             key: self.integer_in(
                 "limits",
                 key,
@@ -638,14 +650,16 @@ class _Parser:
                 f"{key} = {getattr(DEFAULT_LIMITS, key)}",
             )
             for key in LIMIT_KEYS
-            if key != "sandbox"
         }
-        sandbox = raw.get("sandbox", True)
-        if not isinstance(sandbox, bool):
+        cpus = raw.get("cpus", DEFAULT_LIMITS.cpus)
+        if isinstance(cpus, bool) or not isinstance(cpus, int | float) or not 0 < cpus <= 64:
             raise self.fail(
-                "sandbox must be true or false, e.g. sandbox = true", "limits", "sandbox"
+                f"cpus = {_toml(cpus)} is not a share of the machine; use a number of cores "
+                "above 0, e.g. cpus = 1.0 (one core per bot, all its processes together)",
+                "limits",
+                "cpus",
             )
-        return Limits(**numbers, sandbox=sandbox)
+        return dataclasses.replace(DEFAULT_LIMITS, **numbers, cpus=float(cpus))
 
     def integer_in(self, table: str, key: str, default: int, minimum: int, example: str) -> int:
         value = self.table(table).get(key, default)

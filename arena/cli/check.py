@@ -13,14 +13,16 @@ from arena.check import run_check
 from arena.cli.common import (
     EXIT_FAILED,
     EXIT_USAGE,
+    UnsandboxedOption,
     bundled_bot,
     console,
+    contain_bots,
     fail,
     fresh_seed,
     resolve_bots,
     resolve_game,
 )
-from arena.limits import protections
+from arena.containment.limits import Limits
 from arena.printable import cell, shown
 from arena.referee import TimeControl
 
@@ -38,7 +40,13 @@ def check(
         Path | None,
         typer.Option(help="The bot to fill the other seats (default: the bundled random bot)."),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Base seed (default: random, printed).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Base seed (default: random, printed): the same seed plays the same games again "
+            "(a check's seeds are derived with a public key; it records and rates nothing)."
+        ),
+    ] = None,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
     bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per game, in ms.")] = 5000,
     startup_ms: Annotated[
@@ -56,6 +64,7 @@ def check(
         Path | None,
         typer.Option(help="Keep the bot's stderr logs here (default: a temporary folder, shown)."),
     ] = None,
+    unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Run a bot through the handshake and a few games against random bots; report every fault.
 
@@ -76,11 +85,10 @@ def check(
     out = console()
     out.print(
         f"Checking [bold]{shown(bot.name)}[/] {shown(bot.version)} ({shown(bot.directory)}) "
-        f"on {game.title}: "
-        f"{games} game(s) at {table_size} seats, base seed {base_seed}"
+        f"on {game.title}: {games} game(s) at {table_size} seats, base seed {base_seed} "
+        f"(--seed {base_seed} repeats these games)"
     )
-
-    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
+    sandbox = contain_bots(unsandboxed, out)
 
     def show(index: int, record, seat: int) -> None:  # type: ignore[no-untyped-def]
         mine = record.seats[seat]
@@ -106,6 +114,7 @@ def check(
         ),
         log_dir=log_dir,
         on_game=show,
+        limits=Limits(sandbox=sandbox),
     )
     if report.startup_error:
         out.print(f"[red]FAIL[/] the bot did not start: {shown(report.startup_error)}")

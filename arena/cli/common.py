@@ -12,6 +12,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from arena.containment.readiness import SandboxUnavailable, require
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
@@ -59,19 +60,58 @@ DbOption = Annotated[
 ]
 
 
+UnsandboxedOption = Annotated[
+    bool,
+    typer.Option(
+        "--unsandboxed",
+        help="Run bots WITHOUT the sandbox, where it cannot be built (only bots you trust: they "
+        "can read your files and use the network). Recorded with every game.",
+    ),
+]
+
+
+def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bool:
+    """Check that bots can be sandboxed here (else exit with ``code`` and what to do), print
+    what is enforced, and return whether bots run sandboxed."""
+    try:
+        state = require(unsandboxed)
+    except SandboxUnavailable as exc:
+        fail(str(exc), code)
+    if unsandboxed:
+        err_console().print(
+            "[bold red]WARNING: bots run UNSANDBOXED[/] (--unsandboxed): they run as your user "
+            "with your network and can read your files, the database and each other's. Games "
+            "are recorded as unsandboxed."
+        )
+        return False
+    out.print(f"[dim]bot containment: {'; '.join(state.protections())}[/]")
+    return True
+
+
 def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
     """Open the database or exit with a message that says what to do.
 
-    write: also take and release the write lock now, so a locked database is reported
-    before any game is played rather than after (when its result could not be stored).
+    write: also probe a write now (Store.check_writable, rolled back), so a locked or
+    read-only database is reported before any game is played rather than after (when its
+    result could not be stored). Without write or create (the commands that read), a database that cannot be
+    written (read-only file, folder or file system) is opened read-only when SQLite can.
     """
     try:
-        store = open_store(db, create=create, busy_timeout=BUSY_TIMEOUT_S)
-        if write:
-            store.check_writable()
-        return store
+        store = open_store(
+            db,
+            create=create,
+            busy_timeout=BUSY_TIMEOUT_S,
+            allow_read_only=not (write or create),
+        )
     except StoreError as exc:
         fail(str(exc))
+    if write:
+        try:
+            store.check_writable()
+        except StoreError as exc:
+            store.close()
+            fail(str(exc))
+    return store
 
 
 def resolve_game(title: str) -> Game:

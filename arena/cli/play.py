@@ -13,9 +13,11 @@ from arena.cli.common import (
     DEFAULT_DB,
     EXIT_USAGE,
     DbOption,
+    UnsandboxedOption,
     bot_log_dir,
     compact,
     console,
+    contain_bots,
     fail,
     fresh_seed,
     open_db,
@@ -24,7 +26,7 @@ from arena.cli.common import (
     resolve_options,
     table,
 )
-from arena.limits import protections
+from arena.containment.limits import Limits
 from arena.match import MatchPlan, play_match
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord
@@ -46,7 +48,12 @@ def play(
     ],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,
     seed: Annotated[
-        int | None, typer.Option(help="Base seed: game i uses seed+i. Default: random (printed).")
+        int | None,
+        typer.Option(
+            help="Base seed (default: random, printed). Each game's deal seed is derived from "
+            "it with the database's secret key: the same seed on the same --db deals the same "
+            "games; another database deals others, and no bot can predict them."
+        ),
     ] = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
@@ -73,6 +80,7 @@ def play(
             help="substitute: default moves for a faulted seat, ranked last; abort: end the game unrated."
         ),
     ] = FaultPolicy.SUBSTITUTE,
+    unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Play GAME among the bots, record every game and update the ratings.
 
@@ -89,6 +97,7 @@ def play(
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
     out = console()
+    sandbox = contain_bots(unsandboxed, out)
     store = open_db(db, create=True, write=True)
     plan = MatchPlan(
         game=game,
@@ -102,13 +111,14 @@ def play(
         fault_policy=fault_policy,
         log_dir=bot_log_dir(db),
         bot_seed_key=store.bot_seed_key(),
+        limits=Limits(sandbox=sandbox),
+        deal_seed_key=store.deal_seed_key(),
     )
     variants_text = ", ".join(options.get("variants", [])) or "standard rules"  # type: ignore[arg-type]
     out.print(
         f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
-        f"base seed {base_seed} · recording to {shown(db)}"
+        f"base seed {base_seed} (repeatable on this database) · recording to {shown(db)}"
     )
-    out.print(f"[dim]bot containment: {'; '.join(protections())}[/]")
     records: list[GameRecord] = []
 
     def record_game(index: int, record: GameRecord) -> None:

@@ -5,7 +5,13 @@
 ``leaderboard`` and ``titles``.
 """
 
-from arena.store.db import DatabaseLocked, DuplicateGame, GameNotFound, StoreError
+from arena.store.db import (
+    DatabaseLocked,
+    DuplicateGame,
+    GameNotFound,
+    ReadOnlyDatabase,
+    StoreError,
+)
 from arena.store.games import GameSummary, SeatSummary
 from arena.store.leagues import LeagueChanged, LeagueRow
 from arena.store.queries import LeaderboardRow
@@ -19,6 +25,7 @@ __all__ = [
     "LeaderboardRow",
     "LeagueChanged",
     "LeagueRow",
+    "ReadOnlyDatabase",
     "SeatSummary",
     "Store",
     "StoreError",

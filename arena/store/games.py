@@ -167,6 +167,7 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
         started_at=game["started_at"],
         finished_at=game["finished_at"],
         detail=json.loads(game["detail"]),
+        sandboxed=None if game["sandboxed"] is None else bool(game["sandboxed"]),
     )
 
 
@@ -302,6 +303,7 @@ def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], s
         "finished_at": record.finished_at,
         "decisions": len(record.decisions),
         "detail": _json(record.detail, where, "detail"),
+        "sandboxed": None if record.sandboxed is None else int(record.sandboxed),
     }
     seat_rows = [
         {

@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from arena.store.db import StoreError, write_transaction
+from arena.store.db import ReadOnlyDatabase, StoreError, write_transaction
 
 migrations = Migrations("arena")
 
@@ -163,21 +163,39 @@ def m004_league_strikes(db: Database) -> None:
     )
 
 
+@migrations()
+def m005_game_sandboxed(db: Database) -> None:
+    # 1: every bot of the game ran in the sandbox; 0: the user ran them --unsandboxed;
+    # NULL: no bot process (in-process bots) or recorded before arena knew.
+    db.execute("ALTER TABLE games ADD COLUMN sandboxed INTEGER")
+
+
 def known_names() -> list[str]:
     """The migrations this version of arena knows, in order."""
     with Database(memory=True) as empty:  # everything is pending on an empty database
         return [m.name for m in migrations.pending(empty)]
 
 
-def prepare(db: Database, path: Path, *, create: bool) -> None:
+def prepare(db: Database, path: Path, *, create: bool, read_only: bool = False) -> None:
     """Check that ``db`` is an arena database this version can use, and bring it up to date.
 
     Refuses, changing nothing, a file that is some other program's database or one written by
     a newer arena. Then switches the file to WAL mode (readers never wait for the writer) and
     takes the write lock only if there is a migration to apply, so opening an up-to-date
-    database to read it works while another process is writing.
+    database to read it works while another process is writing. ``read_only``: a connection
+    that cannot write: only check, and refuse a database that needs a migration.
     """
     _check(db, path, create=create)
+    if read_only:
+        pending = [m.name for m in migrations.pending(db)]
+        if pending:
+            raise ReadOnlyDatabase(
+                f"{path} was written by an older arena and needs a schema upgrade "
+                f"({', '.join(pending)}), but it cannot be written here. Nothing was changed; "
+                "make it writable and run any arena command on it once (that upgrades it), or "
+                "pass --db with an upgraded copy."
+            )
+        return
     db.enable_wal()
     if migrations.pending(db):
         with write_transaction(db):

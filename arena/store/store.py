@@ -12,8 +12,15 @@ from sqlite_utils import Database
 
 from arena import ratings
 from arena.record import GameRecord
+from arena.seeds import derive_deal_key
 from arena.store import games, leagues, migrations, queries, rating_updates
-from arena.store.db import DEFAULT_BUSY_TIMEOUT, connect, translate_errors, write_transaction
+from arena.store.db import (
+    DEFAULT_BUSY_TIMEOUT,
+    ReadOnlyDatabase,
+    connect,
+    translate_errors,
+    write_transaction,
+)
 from arena.store.games import GameSummary
 from arena.store.queries import LeaderboardRow
 
@@ -24,22 +31,44 @@ def open_store(
     create: bool,
     busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
     env: trueskill.TrueSkill | None = None,
+    allow_read_only: bool = False,
 ) -> Store:
     """Open the arena database at ``path``, bringing its schema up to date.
 
     ``create``: make the file if it does not exist (else StoreError). ``busy_timeout``: seconds
     to wait for another process's write lock. ``env``: the TrueSkill environment (default
-    ``arena.ratings.default_env()``). Raises StoreError with a message saying what to do.
+    ``arena.ratings.default_env()``). ``allow_read_only``: for callers that only read: when
+    the file, its folder or its file system cannot be written, open it read-only instead of
+    failing (``Store.read_only``; its schema must then be up to date). Raises StoreError with
+    a message saying what to do (ReadOnlyDatabase when it cannot be opened or written).
     """
     p = Path(path)
-    db = connect(p, create=create, busy_timeout=busy_timeout)
     try:
-        with translate_errors(p):
-            migrations.prepare(db, p, create=create)
+        db = connect(p, create=create, busy_timeout=busy_timeout)
+        read_only = False
+        _prepare(db, p, create=create, read_only=False)
+    except ReadOnlyDatabase:
+        if not allow_read_only or not p.is_file():
+            raise
+        db = connect(p, create=False, busy_timeout=busy_timeout, read_only=True)
+        read_only = True
+        _prepare(db, p, create=False, read_only=True)
+    store = Store(p, db, env if env is not None else ratings.default_env())
+    store.read_only = read_only
+    return store
+
+
+def _prepare(db: Database, path: Path, *, create: bool, read_only: bool) -> None:
+    try:
+        with translate_errors(path):
+            migrations.prepare(db, path, create=create, read_only=read_only)
     except BaseException:
         db.close()
         raise
-    return Store(p, db, env if env is not None else ratings.default_env())
+
+
+class _RollBack(Exception):
+    """Ends check_writable's probe transaction without committing it."""
 
 
 class Store:
@@ -50,6 +79,9 @@ class Store:
         self.db = db
         """The sqlite-utils Database, for ad-hoc queries."""
         self.env = env
+        self.read_only = False
+        """Opened for reading only (open_store's allow_read_only): every write raises
+        ReadOnlyDatabase."""
 
     def save_game(self, record: GameRecord, league_task: tuple[int, int] | None = None) -> None:
         """Store a game and, if complete, its rating update, all in one transaction; with
@@ -110,11 +142,21 @@ class Store:
             (row,) = self.db.query("SELECT value FROM meta WHERE key = 'bot_seed_key'")
         return bytes.fromhex(row["value"])
 
+    def deal_seed_key(self) -> bytes:
+        """This database's key for deriving deal seeds (arena.seeds.deal_seed): derived from
+        the same secret as bot_seed_key, independent of it, and stable for the file's life."""
+        return derive_deal_key(self.bot_seed_key())
+
     def check_writable(self) -> None:
-        """Take the write lock and release it at once: raises DatabaseLocked (after the busy
-        timeout) when another process is writing, before the caller starts work it could not
-        store."""
-        with translate_errors(self.path), write_transaction(self.db):
+        """Take the write lock, write, and roll back at once, before the caller starts work it
+        could not store: raises DatabaseLocked (after the busy timeout) when another process
+        is writing, ReadOnlyDatabase when the file cannot be written (SQLite says so only at
+        the first write, not when the lock is taken). Nothing is changed."""
+        try:
+            with translate_errors(self.path), write_transaction(self.db):
+                self.db.execute("UPDATE meta SET value = value WHERE key = 'bot_seed_key'")
+                raise _RollBack
+        except _RollBack:
             pass
 
     def has_game(self, game_id: str) -> bool:

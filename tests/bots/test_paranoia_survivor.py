@@ -94,3 +94,6 @@ def test_survivor_answers_a_weapon_aimed_at_it_and_lets_others_be():
         }
         view = {**state_view, "decision": {"kind": "respond", "reason": "play", "answering": shot}}
         assert bot.decide(view, {"kind": "choice", "options": options}) == expected, target
+        # with nothing to play (every seat is asked in every window, ruling 23): it passes
+        only_pass = {"kind": "choice", "options": options[:1]}
+        assert bot.decide(view, only_pass) == options[0], target

@@ -75,6 +75,26 @@ def test_play_records_every_game_and_prints_a_line_each_and_a_summary(played):
     assert all(g.status == "complete" and len(g.seats) == 3 for g in games)
 
 
+def recorded_seeds(db: Path) -> list[int]:
+    with open_store(db, create=False) as store:
+        return [row["seed"] for row in store.db.query("SELECT seed FROM games ORDER BY seq")]
+
+
+def test_play_deals_are_keyed_by_the_database_and_repeat_on_it(played, run, tmp_path):
+    """--seed 5 again on the same database deals the same games (the database keeps the key);
+    on another database, other games; never 5, 6, 7 (a bot could search those)."""
+    db, _ = played
+    first = recorded_seeds(db)
+    assert len(set(first)) == 3 and not set(first) & {5, 6, 7}
+    assert all(0 <= seed < 2**63 for seed in first)
+    args = ["--bot", GREEDY, "--bot", RANDOM, "--bot", RANDOM, "--games", "3", "--seed", "5"]
+    assert run("play", "corruption", *args, "--db", str(db)).exit_code == 0
+    assert recorded_seeds(db) == first + first
+    other = tmp_path / "other.db"
+    assert run("play", "corruption", *args, "--db", str(other)).exit_code == 0
+    assert not set(recorded_seeds(other)) & set(first)
+
+
 def test_ratings_shows_the_leaderboard_and_recompute_agrees(played, run):
     db, _ = played
     before = run("ratings", "corruption", "--db", str(db))
@@ -103,13 +123,17 @@ def test_show_replays_from_the_table_and_from_one_seat(played, run):
     db, _ = played
     with open_store(db, create=False) as store:
         game_id = store.list_games()[0].id
+        (row,) = store.db.query("SELECT seed FROM games WHERE id = ?", [game_id])
     table = run("show", game_id[:6], "--db", str(db))
     assert table.exit_code == 0, table.output
-    assert "the table's view" in table.output and "Result" in table.output
+    # the header wraps where the terminal ends: a 63-bit deal seed is 19 digits long
+    header = " ".join(table.output.split())
+    assert "the table's view" in header and "Result" in table.output
+    assert f"seed {row['seed']}" in header, "the game's own deal seed: it replays alone"
     assert "Round 1: dealt" in table.output
     seat = run("show", game_id, "--seat", "1", "--db", str(db))
     assert seat.exit_code == 0
-    assert "seat 1's view" in seat.output
+    assert "seat 1's view" in " ".join(seat.output.split())
     # a seat's replay hides the other seats' face-down cards; the table's shows them all
     assert "a face-down card" in seat.output
     assert "a face-down card" not in table.output

@@ -22,7 +22,7 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   burn        spends 0.3 s of CPU at request N, then answers
   idle        waits 0.3 s (no CPU) at request N, then answers
   hog         at request N allocates 8 GiB (past the memory limit), then answers
-  bigfile     at request N writes a 200 MiB file into its directory, then answers
+  bigfile     at request N writes a 200 MiB file into its scratch space, then answers
   env         writes its environment variable names to stderr at start
   forkbomb    at request N forks children (each leaving the process group with setsid) until
               forking fails, logs how many, then answers
@@ -174,7 +174,12 @@ for line in sys.stdin:
         elif mode == "hog":
             hoard = bytearray(8 << 30)
         elif mode == "bigfile":
-            with open("big.bin", "wb") as big:
+            # its folder is read-only: try there (and stay silent), then its scratch space
+            try:
+                open("big.bin", "wb").close()
+            except OSError:
+                pass
+            with open(os.path.join(os.environ.get("TMPDIR", "."), "big.bin"), "wb") as big:
                 for _ in range(200):
                     big.write(b"x" * (1 << 20))
         elif mode == "child":

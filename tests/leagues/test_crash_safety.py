@@ -1,6 +1,7 @@
 """The league runner killed with SIGKILL at random moments, again and again, then resumed.
 
-After every kill the database passes PRAGMA integrity_check, every game is fully recorded or
+Half the kills land while the runner and its workers are starting their bots, half in the
+middle of play (a random moment after this run stored a game). After every kill the database passes PRAGMA integrity_check, every game is fully recorded or
 absent, no game is played twice, no bot or worker process is left behind; at the end the
 league is complete and its ratings equal a recompute from the recorded games.
 """
@@ -9,18 +10,22 @@ from __future__ import annotations
 
 import random
 import signal
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
 from arena.store import open_store
-from tests.leagues.test_league_run import ROOT, bot_processes, league_command, write_league
+from tests.conftest import bot_processes
+from tests.leagues.test_league_run import ROOT, league_command, write_league
 
-KILLS = 10
+KILLS = 12
 
 
 def recorded(db: Path) -> tuple[int, int]:
     """(games stored, league games stored), checking consistency on the way."""
+    if stored_games(db) == 0:
+        return 0, 0  # killed while the file was being created: nothing to lose yet
     with open_store(db, create=False) as store:
         assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         games = store.db.execute("SELECT count(*) FROM games").fetchone()[0]
@@ -40,16 +45,34 @@ def recorded(db: Path) -> tuple[int, int]:
         return games, league
 
 
+def stored_games(db: Path) -> int:
+    """Games stored so far, read without taking part (0 while the file is being created)."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
 def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
     league, db = write_league(tmp_path, games=150), tmp_path / "arena.db"
     command = league_command(league, db, workers=2)
     rng = random.Random(2026)
     progress = []
-    for _ in range(KILLS):
+    for round_ in range(KILLS):
+        before = stored_games(db)
         proc = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
         )
-        time.sleep(rng.uniform(0.5, 1.6))  # a random kill point, not a synchronisation
+        if round_ % 2:
+            # mid-play: once this run has stored a game, a random moment later
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and proc.poll() is None:
+                if stored_games(db) > before:
+                    break
+                time.sleep(0.02)
+        # even rounds: while the runner and its workers start (and start their bots)
+        time.sleep(rng.uniform(0.0, 0.6))  # a random kill point, not a synchronisation
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         deadline = time.monotonic() + 10

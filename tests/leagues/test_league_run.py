@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.store import LeagueChanged, open_store
 from leagues.runner import prepare_league, run_league
-from leagues.schedule import build_schedule
+from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import load_league
+from tests.conftest import bot_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,23 +60,6 @@ def league_command(league: Path, db: Path, workers: int) -> list[str]:
     ]
 
 
-def bot_processes(root: Path) -> list[str]:
-    """Running processes whose working directory is under root (bots run in their own
-    directory): to prove none of this test's bots is left behind."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if cwd.startswith(str(root)):
-            found.append(cmdline)
-    return found
-
-
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
     spec = load_league(write_league(tmp_path))
@@ -99,14 +83,16 @@ def test_an_interrupted_league_resumes_exactly_where_it_stopped(tmp_path):
             raise KeyboardInterrupt
 
     with open_store(db, create=True) as store:
-        first = run_league(
-            prepare_league(spec, store, log_dir=None), store, workers=2, on_record=stop_after_five
-        )
+        prepared = prepare_league(spec, store, log_dir=None)
+        first = run_league(prepared, store, workers=2, on_record=stop_after_five)
         assert first.interrupted and first.played == 5
         assert store.league_done(store.find_league(spec.name).id) == set(seen)
     assert bot_processes(tmp_path) == [], "Ctrl-C stops the workers and their bots"
     with open_store(db, create=True) as store:
         again = prepare_league(spec, store, log_dir=None)
+        assert again.tasks == prepared.tasks, "the same deals: the key is the database's"
+        assert store.find_league(spec.name).fingerprint == schedule_fingerprint(spec, again.tasks)
+        assert again.plan.game_id_prefix == prepared.plan.game_id_prefix
         assert [t.index for t in again.pending] == sorted(set(range(12)) - set(seen))
         second = run_league(again, store, workers=1)
         assert second.played == 7 and not second.interrupted
@@ -133,8 +119,25 @@ def test_a_league_edited_to_another_schedule_is_refused(tmp_path):
 
 def test_the_schedule_is_what_the_file_says(tmp_path):
     spec = load_league(write_league(tmp_path))
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, os.urandom(32))
     assert len(tasks) == 12 and all(len(t.seating) == 3 for t in tasks)
+
+
+def test_league_deals_are_keyed_by_the_database_and_recorded(tmp_path):
+    """The same league file deals the same games on one database and other games on another;
+    each stored game carries its task's deal seed, so it replays alone."""
+    spec = load_league(write_league(tmp_path, games=3))
+    with open_store(tmp_path / "one.db", create=True) as one:
+        prepared = prepare_league(spec, one, log_dir=None)
+        assert prepare_league(spec, one, log_dir=None).tasks == prepared.tasks
+        run_league(prepared, one, workers=1)
+        stored = {row["id"]: row["seed"] for row in one.db.query("SELECT id, seed FROM games")}
+        assert stored == {prepared.plan.game_id(t): t.seed for t in prepared.tasks}
+    with open_store(tmp_path / "two.db", create=True) as two:
+        elsewhere = prepare_league(spec, two, log_dir=None)
+    assert [t.seating for t in elsewhere.tasks] == [t.seating for t in prepared.tasks]
+    assert not {t.seed for t in elsewhere.tasks} & {t.seed for t in prepared.tasks}
+    assert all(t.seed not in range(spec.seed, spec.seed + 2**20) for t in prepared.tasks)
 
 
 @pytest.fixture
@@ -253,7 +256,7 @@ def test_a_bot_that_keeps_faulting_is_struck_out_and_no_longer_scheduled(tmp_pat
         league = store.find_league("strikes")
         assert list(store.league_disqualified(league.id)) == [0]
         played = store.league_done(league.id)
-        tasks = build_schedule(load_league(path))
+        tasks = build_schedule(load_league(path), store.deal_seed_key())
         with_crasher = [t.index for t in tasks if 0 in t.seating]
         assert len([t for t in with_crasher if t in played]) == 3, "no game of it after the third"
         assert all(t.index in played for t in tasks if 0 not in t.seating), "the others play on"

@@ -141,7 +141,7 @@ def test_a_gauntlets_default_table_is_the_field_plus_the_candidate(tmp_path):
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
 def test_every_shipped_example_loads_and_schedules(example):
     spec = load_league(example)
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, os.urandom(32))
     assert len(tasks) == spec.games
     assert all(len(set(t.seating)) == len(t.seating) for t in tasks)
 

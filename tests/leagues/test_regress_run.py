@@ -17,6 +17,7 @@ from arena.inprocess import InProcessBot, random_decider
 from arena.manifest import load_bot
 from arena.record import BotIdentity
 from arena.referee import Entrant, play_game
+from arena.seeds import deal_seed, derive_deal_key
 from leagues.regress import CANDIDATE, RegressPlan, pair_tasks, run_regress
 from leagues.sequential import Bounds, Verdict, paired_difference, run_sequential
 from tests.bots.test_corruption_greedy import load_greedy
@@ -110,6 +111,39 @@ def test_each_pair_is_one_deal_with_only_the_tested_bot_changed():
         assert first.seating[changed[0]] == CANDIDATE
         assert len(set(first.seating)) == 4, "every seat has its own bot process"
     assert {t.group % 4 for t in tasks} == {0, 1, 2, 3}, "the tested seat rotates"
+
+
+def test_regress_deals_are_keyed_by_a_secret_drawn_for_each_run():
+    """Both games of a pair share one deal; the deals come from the plan's secret (random for
+    each run unless given), so knowing --seed does not give them, and reruns deal anew."""
+    field = load_bot(RANDOM)
+
+    def plan(secret: bytes | None = None) -> RegressPlan:
+        extra = {} if secret is None else {"secret": secret}
+        return RegressPlan(
+            get_game("corruption"),
+            load_bot(GREEDY),
+            field,
+            (field, field),
+            players=3,
+            max_pairs=20,
+            seed=3,
+            bounds=Bounds(),
+            **extra,
+        )
+
+    def deals(p: RegressPlan) -> list[int]:
+        return [t.seed for t in pair_tasks(p)][::2]
+
+    fixed = plan(bytes(range(32)))
+    assert deals(fixed) == [deal_seed(derive_deal_key(fixed.secret), 3, k) for k in range(20)]
+    assert deals(fixed) == deals(plan(bytes(range(32)))), "the same secret: the same deals"
+    assert len(set(deals(fixed))) == 20
+    assert not set(deals(fixed)) & {(3 * 1_000_003 + k) % 2**63 for k in range(20)}
+    first, second = plan(), plan()
+    assert first.secret != second.secret, "a fresh secret for every run"
+    assert not set(deals(first)) & set(deals(second))
+    assert deals(first) == deals(first), "fixed within one run"
 
 
 def test_identical_bots_in_duplicate_always_pass():

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.referee import FaultPolicy, TimeControl
-from leagues.schedule import build_schedule, game_seed, schedule_fingerprint
+from arena.seeds import deal_seed
+from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import Entrant, LeagueFormat, LeagueSpec
 from leagues.tasks import GameTask
 
@@ -22,6 +23,10 @@ PAIR_SPREAD_TABLES = 4
 """Documented bound: per table size, pair meetings differ by at most this many times N."""
 
 FAST = settings(max_examples=40, deadline=None)
+
+KEY = bytes(range(32))
+"""The deal key these schedules are built with (a database's Store.deal_seed_key in a run)."""
+OTHER_KEY = bytes(range(32, 64))
 
 
 def make_spec(
@@ -92,9 +97,9 @@ def check_common(spec: LeagueSpec, tasks: list[GameTask]) -> None:
     entrants = len(spec.entrants)
     assert all(0 <= i < entrants for t in tasks for i in t.seating)
     assert [t.group for t in tasks] == sorted(t.group for t in tasks), "groups increase"
-    assert {t.seed for t in tasks} == {game_seed(spec.seed, t.group) for t in tasks}
     for t in tasks:
-        assert t.seed == game_seed(spec.seed, t.group)
+        assert t.seed == deal_seed(KEY, spec.seed, t.group), "keyed by (base seed, group)"
+        assert 0 <= t.seed < 2**63
     groups = groups_of(tasks)
     assert sorted(groups) == list(range(len(groups))), "groups are numbered 0, 1, 2..."
     for members in groups.values():
@@ -108,7 +113,7 @@ def check_common(spec: LeagueSpec, tasks: list[GameTask]) -> None:
         assert len(members) <= n
         for r, t in enumerate(members):
             assert t.seating == first[r:] + first[:r], "a group rotates one table"
-    assert build_schedule(spec) == tasks, "deterministic"
+    assert build_schedule(spec, KEY) == tasks, "deterministic"
 
 
 def check_size(tasks: list[GameTask], n: int, members: list[int]) -> None:
@@ -132,7 +137,7 @@ def round_robins(draw):
 @FAST
 @given(round_robins())
 def test_round_robin_invariants(spec):
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, KEY)
     check_common(spec, tasks)
     m, n = len(spec.entrants), spec.table_sizes[0]
     check_size(tasks, n, list(range(m)))
@@ -149,7 +154,7 @@ def test_round_robin_invariants(spec):
 def test_full_cycles_are_exactly_balanced(m, n, cycles, duplicate):
     games = cycles * math.comb(m, n) * n
     spec = make_spec(m, (n,), games, duplicate=duplicate, seed=5)
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, KEY)
     check_common(spec, tasks)
     assert set(games_of(tasks, m)) == {cycles * math.comb(m - 1, n - 1) * n}
     met = meetings(tasks)
@@ -168,7 +173,7 @@ def test_full_cycles_are_exactly_balanced(m, n, cycles, duplicate):
 
 @pytest.mark.parametrize(("m", "n", "games"), [(3, 3, 7), (5, 5, 12), (4, 3, 13), (6, 3, 61)])
 def test_a_partial_last_group(m, n, games):
-    tasks = build_schedule(make_spec(m, (n,), games))
+    tasks = build_schedule(make_spec(m, (n,), games), KEY)
     groups = list(groups_of(tasks).values())
     assert all(len(g) == n for g in groups[:-1])
     assert len(groups[-1]) == games % n, "the last deal is played with fewer rotations"
@@ -177,7 +182,7 @@ def test_a_partial_last_group(m, n, games):
 def test_whole_groups_give_way_to_equal_game_counts():
     # 7 entrants at tables of 6 playing 7 games: each plays 6, so each game leaves out a
     # different entrant and no deal can be replayed at the same table.
-    tasks = build_schedule(make_spec(7, (6,), 7))
+    tasks = build_schedule(make_spec(7, (6,), 7), KEY)
     assert set(games_of(tasks, 7)) == {6}
     assert all(len(g) == 1 for g in groups_of(tasks).values())
 
@@ -201,7 +206,7 @@ def gauntlets(draw):
 @FAST
 @given(gauntlets())
 def test_gauntlet_invariants(spec):
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, KEY)
     check_common(spec, tasks)
     f, n = len(spec.bots), spec.table_sizes[0]
     candidates = list(range(f, len(spec.entrants)))
@@ -222,7 +227,7 @@ def test_gauntlet_invariants(spec):
 
 def test_a_gauntlet_round_plays_every_field_subset_with_every_candidate():
     spec = make_spec(4, (4,), 2 * 16, candidates=2)
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, KEY)
     check_common(spec, tasks)
     tables = Counter(frozenset(t.seating) for t in tasks)
     assert len(tables) == 8 and set(tables.values()) == {4}
@@ -247,7 +252,7 @@ def test_table_size_ranges(params, gauntlet):
     low, high, bots, games, candidates = params
     sizes = tuple(range(low, high + 1))
     spec = make_spec(bots, sizes, games, candidates=(candidates or 1) if gauntlet else 0)
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, KEY)
     check_common(spec, tasks)
     share, extra = divmod(games, len(sizes))
     per_size = Counter(len(t.seating) for t in tasks)
@@ -268,14 +273,14 @@ def test_table_size_ranges(params, gauntlet):
 
 
 def test_sizes_are_interleaved():
-    tasks = build_schedule(make_spec(6, (3, 4, 5), 120))
+    tasks = build_schedule(make_spec(6, (3, 4, 5), 120), KEY)
     first_half = Counter(len(t.seating) for t in tasks[:60])
     assert all(15 <= first_half[s] <= 25 for s in (3, 4, 5)), first_half
 
 
 def test_early_prefixes_are_fair_too():
     m, n = 10, 4
-    tasks = build_schedule(make_spec(m, (n,), 3 * m * n))
+    tasks = build_schedule(make_spec(m, (n,), 3 * m * n), KEY)
     # After each whole orbit (m tables of n games) everyone has played the same number.
     for end in (m * n, 2 * m * n):
         assert set(games_of(tasks[:end], m)) == {end * n // m}
@@ -284,7 +289,7 @@ def test_early_prefixes_are_fair_too():
 @pytest.mark.parametrize(("m", "n"), [(50, 5), (50, 7), (30, 3)])
 def test_large_leagues_are_built_without_enumerating(m, n):
     spec = make_spec(m, (n,), 100_000)
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, KEY)
     assert len(tasks) == 100_000
     assert spread(games_of(tasks, m)) <= 1
     met = meetings(tasks[:20_000])  # a prefix keeps the test quick
@@ -293,7 +298,7 @@ def test_large_leagues_are_built_without_enumerating(m, n):
 
 def test_a_large_gauntlet():
     spec = make_spec(49, (7,), 100_000, candidates=1)
-    tasks = build_schedule(spec)
+    tasks = build_schedule(spec, KEY)
     played = games_of(tasks, 50)
     assert played[49] == 100_000 and spread(played[:49]) <= 1
 
@@ -302,7 +307,7 @@ def test_a_large_gauntlet():
 
 
 def fingerprint(spec: LeagueSpec) -> str:
-    return schedule_fingerprint(spec, build_schedule(spec))
+    return schedule_fingerprint(spec, build_schedule(spec, KEY))
 
 
 BASE = make_spec(5, (3,), 40, seed=3)
@@ -361,11 +366,32 @@ def test_what_changes_the_schedule_changes_the_fingerprint(changed):
     ids=["workers", "time", "fault policy", "name and file", "labels"],
 )
 def test_what_does_not_change_the_schedule_keeps_the_fingerprint(same):
-    assert build_schedule(same) == build_schedule(BASE)
+    assert build_schedule(same, KEY) == build_schedule(BASE, KEY)
     assert fingerprint(same) == fingerprint(BASE)
 
 
+def test_the_fingerprint_depends_on_the_deal_key():
+    """Stable for one key (one database: resume works), different for another."""
+    assert fingerprint(BASE) == schedule_fingerprint(BASE, build_schedule(BASE, KEY))
+    assert schedule_fingerprint(BASE, build_schedule(BASE, OTHER_KEY)) != fingerprint(BASE)
+
+
+def test_the_deal_key_changes_every_seed_and_nothing_else():
+    """Seatings and groups come from the spec alone; each group's seed comes from the key,
+    and none of them is the base seed plus something small (the old, guessable rule)."""
+    spec = make_spec(6, (3, 4), 90, seed=12)
+    ours, theirs = build_schedule(spec, KEY), build_schedule(spec, OTHER_KEY)
+    assert [(t.index, t.seating, t.group) for t in ours] == [
+        (t.index, t.seating, t.group) for t in theirs
+    ]
+    assert all(a.seed != b.seed for a, b in zip(ours, theirs, strict=True))
+    by_group = {t.group: t.seed for t in ours}
+    assert len(set(by_group.values())) == len(by_group), "one seed per group, none reused"
+    assert all(abs(seed - spec.seed * 1_000_003) > 10**6 for seed in by_group.values())
+    assert all(abs(seed - spec.seed) > 10**6 for seed in by_group.values())
+
+
 def test_the_fingerprint_covers_the_tasks():
-    tasks = build_schedule(BASE)
+    tasks = build_schedule(BASE, KEY)
     edited = tasks[:-1] + [dataclasses.replace(tasks[-1], seating=tasks[-1].seating[::-1])]
     assert schedule_fingerprint(BASE, edited) != schedule_fingerprint(BASE, tasks)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import DatabaseLocked, StoreError, open_store
+from arena.store import DatabaseLocked, ReadOnlyDatabase, StoreError, open_store
 from arena.store.migrations import known_names
+from tests.readonly_fs import read_only_file, read_only_folder
 
 ARENA_TABLES = {"bots", "games", "seats", "game_decisions", "ratings", "rating_history"}
 
@@ -175,3 +176,40 @@ def test_file_names_are_taken_literally(tmp_path: Path, name: str) -> None:
     open_store(tmp_path / name, create=True).close()
     assert (tmp_path / name).is_file()
     open_store(tmp_path / name, create=False).close()
+
+
+def test_the_first_write_to_a_read_only_file_fails_cleanly(db_path: Path, make_game, bots) -> None:
+    """An immutable (or mode 0444) file opens and reads; SQLite refuses only at the first
+    write, which raises ReadOnlyDatabase saying what to do, and leaves the file as it was."""
+    with open_store(db_path, create=True) as store:
+        store.save_game(make_game("g1", [(bots.alpha, 1), (bots.beta, 2)]))
+    before = db_path.read_bytes()
+    with read_only_file(db_path), open_store(db_path, create=False) as store:
+        assert [g.id for g in store.list_games()] == ["g1"]
+        with pytest.raises(ReadOnlyDatabase, match=r"the file is read-only.*chmod u\+w"):
+            store.check_writable()
+        with pytest.raises(ReadOnlyDatabase, match=r"read-only.*Nothing was changed"):
+            store.save_game(make_game("g2", [(bots.alpha, 2), (bots.beta, 1)]))
+        assert [g.id for g in store.list_games()] == ["g1"]
+    assert db_path.read_bytes() == before
+    with open_store(db_path, create=False) as store:
+        store.save_game(make_game("g2", [(bots.alpha, 2), (bots.beta, 1)]))
+        assert [g.id for g in store.list_games()] == ["g2", "g1"]
+
+
+def test_a_read_only_folder_opens_read_only_only_when_asked(tmp_path: Path, make_game, bots):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    with open_store(folder / "arena.db", create=True) as store:
+        store.save_game(make_game("g1", [(bots.alpha, 1), (bots.beta, 2)]))
+    with read_only_folder(folder, tmp_path / "ro") as seen:
+        path = seen / "arena.db"
+        with pytest.raises(ReadOnlyDatabase, match="read-only"):
+            open_store(path, create=False)
+        with open_store(path, create=False, allow_read_only=True) as store:
+            assert store.read_only
+            assert [g.id for g in store.list_games()] == ["g1"]
+            with pytest.raises(ReadOnlyDatabase, match="cannot write the database"):
+                store.save_game(make_game("g2", [(bots.alpha, 2), (bots.beta, 1)]))
+        with pytest.raises(ReadOnlyDatabase, match="cannot create the database"):
+            open_store(seen / "new.db", create=True)

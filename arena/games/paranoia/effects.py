@@ -203,7 +203,10 @@ def _discard(state: ParanoiaState, play: Play, seat: int, effect: Effect) -> Flo
     t = state.ts[seat]
     assert effect.amount is not None
     for _ in range(min(effect.amount, len(t.hand))):
-        if effect.choice == "owner" and len(set(t.hand)) > 1:
+        # The owner is asked whenever it holds more than one card, even if they are all copies
+        # of one card (a single option): whether it is asked must depend only on the hand's
+        # size, which is public, never on what is in it (ruling 23).
+        if effect.choice == "owner" and len(t.hand) > 1:
             options = [{"discard": card} for card in dict.fromkeys(t.hand)]
             context = {"by": play.seat, "card": play.card.id}
             answer = yield from state.ask(seat, "discard", options, context)

@@ -271,19 +271,17 @@ def play(
 
 def _window(state: ParanoiaState, top: Play) -> Flow:
     """The response window of a play: each other living seat, in turn order from the player's
-    left, that holds a card it could play now is asked once; an answer gets its own window
-    (and resolves) before the next seat is asked."""
+    left, is asked once, whether or not it holds a card it could play now (ruling 23: who is
+    asked, and so how long a window takes, must not tell the table who holds an answer); an
+    answer gets its own window (and resolves) before the next seat is asked."""
     n = state.players
     for k in range(1, n):
         if top.cancelled or state.plays >= PLAY_CAP:
             return
         seat = (top.seat + k) % n
-        t = state.ts[seat]
-        if not t.alive:
+        if not state.ts[seat].alive:
             continue
-        options = _answers(state, seat, top)
-        if not options:
-            continue
+        options = _answers(state, seat, top)  # none: {"pass": true} is its only option
         context = {"reason": "play", "answering": top.public()}
         answer = yield from state.ask(seat, "respond", [PASS, *options], context)
         if "play" in answer:
@@ -301,17 +299,16 @@ def _answers(state: ParanoiaState, seat: int, top: Play | None) -> list[dict[str
 
 
 def _phase_end_window(state: ParanoiaState) -> Flow:
-    """As the phase (and so the mission, maybe the game) ends: each living seat holding a
-    Play Anytime card it could play is asked once, from the Team Leader clockwise."""
+    """As the phase (and so the mission, maybe the game) ends: each living seat is asked once,
+    from the Team Leader clockwise, whether or not it holds a Play Anytime card it could play
+    (ruling 23)."""
     first = state.leader
     n = state.players
     for k in range(n):
         seat = (first + k) % n
         if not state.ts[seat].alive or state.plays >= PLAY_CAP:
             continue
-        options = _answers(state, seat, None)
-        if not options:
-            continue
+        options = _answers(state, seat, None)  # none: {"pass": true} is its only option
         answer = yield from state.ask(seat, "respond", [PASS, *options], {"reason": "phase-end"})
         if "play" in answer:
             yield from play(state, seat, answer, "phase-end")

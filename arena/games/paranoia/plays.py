@@ -1,7 +1,8 @@
 """Plays on the chain and which plays are legal.
 
-A card played goes on the chain (a stack); seats that could answer it get a response window;
-the chain resolves last-in first-out. This module says what a seat may play now: on its turn,
+A card played goes on the chain (a stack); every other living seat is asked in its response
+window (ruling 23), and may answer it if it holds a card that says so; the chain resolves
+last-in first-out. This module says what a seat may play now: on its turn,
 as a dying action, or in answer to the card on top of the chain.
 """
 

@@ -1,8 +1,10 @@
 """Helpers for PARANOIA scenario tests: build a position, then play it through ``apply``.
 
 Hands are padded to a full hand with harmless filler cards (no Play Anytime section, so a
-filler never opens a response window) and the leader's bonus card is stacked as a filler too,
-unless the test says otherwise: every deal is then known exactly.
+filler never gives a seat anything to play in a response window) and the leader's bonus card
+is stacked as a filler too, unless the test says otherwise: every deal is then known exactly.
+Every living seat is asked in every response window (ruling 23); ``act`` passes the windows
+that offer nothing but a pass, ``window`` and ``asked`` show every seat asked.
 """
 
 from __future__ import annotations
@@ -132,16 +134,50 @@ def options(state: ParanoiaState) -> list[Any]:
     return decision.legal["options"]
 
 
-def act(state: ParanoiaState, seat: int, kind: str, answer: Any) -> list[Event]:
-    """Answer the pending decision, checking it is the one expected; the invariants hold."""
+def only_pass(state: ParanoiaState) -> bool:
+    """The pending decision is a response window in which its seat can play nothing: its only
+    option is ``{"pass": true}`` (ruling 23 asks such seats all the same)."""
+    decision = state.pending()
+    return (
+        decision is not None and decision.kind == "respond" and decision.legal["options"] == [PASS]
+    )
+
+
+def pass_forced(state: ParanoiaState) -> list[Event]:
+    """Answer every pending response window that offers nothing but a pass; the events (a
+    window's last pass lets its card resolve)."""
+    events: list[Event] = []
+    while only_pass(state):
+        events += state.apply(PASS)
+        assert state.invariants() == [], state.invariants()
+    return events
+
+
+def act(
+    state: ParanoiaState, seat: int, kind: str, answer: Any, *, forced: bool = True
+) -> list[Event]:
+    """Answer the pending decision, checking it is the one expected; the invariants hold.
+
+    Every living seat is asked in every response window (ruling 23), most of them with
+    nothing to play but a pass. The scenarios name the decisions that matter, so response
+    windows offering only a pass are passed (``pass_forced``) before the expected decision
+    if it is not pending yet, and after the answer; ``forced=False`` leaves the ones after
+    it pending. The events returned include theirs."""
     decision = state.pending()
     assert decision is not None, "the game is over"
+    events: list[Event] = []
+    if (decision.seat, decision.kind) != (seat, kind):
+        events += pass_forced(state)
+        decision = state.pending()
+        assert decision is not None, "the game is over"
     assert (decision.seat, decision.kind) == (seat, kind), (
         f"expected seat {seat} to decide {kind!r}, pending is seat {decision.seat} "
         f"{decision.kind!r} ({state.context})"
     )
-    events = state.apply(answer)
+    events += state.apply(answer)
     assert state.invariants() == [], state.invariants()
+    if forced:
+        events += pass_forced(state)
     return events
 
 
@@ -164,19 +200,24 @@ def pass_windows(state: ParanoiaState, *, dying: bool = False) -> list[Event]:
     return events
 
 
-def asked(state: ParanoiaState, about: str | None = None) -> list[int]:
+def window(state: ParanoiaState, about: str | None = None) -> list[tuple[int, bool]]:
     """Pass pending response windows while they are about the same thing as the first one
     (the card being answered, or the phase end), or about ``about`` (a card id or
-    "phase-end"); the seats asked, in order."""
-    seats: list[int] = []
+    "phase-end"); for each seat asked, in order: (seat, whether it had anything to play)."""
+    seats: list[tuple[int, bool]] = []
     while (decision := state.pending()) is not None and decision.kind == "respond":
         subject = _subject(state)
         about = about or subject
         if subject != about:
             break
-        seats.append(decision.seat)
-        act(state, decision.seat, "respond", PASS)
+        seats.append((decision.seat, decision.legal["options"] != [PASS]))
+        act(state, decision.seat, "respond", PASS, forced=False)
     return seats
+
+
+def asked(state: ParanoiaState, about: str | None = None) -> list[int]:
+    """The seats ``window`` asked, in order."""
+    return [seat for seat, _ in window(state, about)]
 
 
 def _subject(state: ParanoiaState) -> str:

@@ -1,5 +1,8 @@
 """Play Anytime cards: response windows, cancels and their chains, Docbot, the phase-end
-window (rules: card play; CARDS.md: cancel, negate_wounds, rulings 1, 7, 8, 9)."""
+window (rules: card play; CARDS.md: cancel, negate_wounds, rulings 1, 7, 8, 9, 23).
+
+Every living seat is asked in every window, most with nothing but a pass (ruling 23); ``act``
+passes those unless told otherwise, ``window`` lists every seat asked."""
 
 from __future__ import annotations
 
@@ -24,30 +27,33 @@ from paranoia_helpers import (
     new,
     of_kind,
     one,
+    options,
     pass_windows,
     pending,
     play,
     treason,
+    window,
     wounds,
 )
 
 
-def test_a_window_asks_only_seats_that_could_answer_from_the_players_left() -> None:
-    """Ruling 7: after a card is played each *other* living troubleshooter that holds a card
-    it could legally play now is asked once, in turn order from the player's left; nobody
-    answers its own card."""
+def test_a_window_asks_every_other_living_seat_from_the_players_left() -> None:
+    """Rulings 7 and 23: after a card is played each *other* living troubleshooter is asked
+    once, in turn order from the player's left, whether or not it holds a card it could play
+    now (then its only option is a pass); nobody answers its own card."""
     state, _ = new(
         5,
         leader=2,
         hands=[[DOCBOT], [STORY], [TANGLER, BETTER_IDEA], [BRIBE], [INSPECTION]],
     )
-    act(state, 2, "turn", play(TANGLER, "another", 4))
-    context = state.view(4)["decision"]
+    act(state, 2, "turn", play(TANGLER, "another", 4), forced=False)
+    context = state.view(3)["decision"]
     assert context["kind"] == "respond" and context["reason"] == "play"
     assert context["answering"]["card"] == TANGLER and context["answering"]["seat"] == 2
     assert state.view(0)["decision"] is None, "only the decider sees the decision's context"
-    # seat 3 holds only a Bribe (cancels cancels): it cannot answer a Tangler
-    assert asked(state) == [4, 0, 1]
+    # seat 3 holds only a Bribe (cancels cancels): it cannot answer a Tangler, and is asked
+    assert options(state) == [PASS]
+    assert window(state) == [(3, False), (4, True), (0, True), (1, True)]
     assert wounds(state) == [0, 0, 0, 0, 1]
     assert pending(state) == (3, "turn")
 
@@ -60,10 +66,11 @@ def test_an_answer_gets_its_own_window_and_resolves_before_the_next_seat_is_aske
     assert pending(state) == (1, "respond")
     act(state, 1, "respond", play(STORY, "anytime", 2))
     assert [p["card"] for p in state.view(2)["chain"]] == [DENOUNCE, STORY]
-    for seat in (2, 3):  # the Convincing Story's window: from seat 1's left, seat 0 holds none
+    for seat in (2, 3, 0):  # the Convincing Story's window, from seat 1's left
         assert pending(state) == (seat, "respond")
         assert state.view(seat)["decision"]["answering"]["card"] == STORY
-        events = act(state, seat, "respond", PASS)
+        assert (options(state) == [PASS]) == (seat == 0), "seat 0 holds no answer"
+        events = act(state, seat, "respond", PASS, forced=False)
     assert one(events, "treason") == {"seat": 2, "amount": 1, "treason": 1, "by": 1}
     assert pending(state) == (2, "respond")
     assert state.view(2)["decision"]["answering"]["card"] == DENOUNCE
@@ -79,7 +86,8 @@ def test_a_window_closes_once_its_card_is_cancelled() -> None:
     act(state, 0, "turn", play(GOLDEN, "yourself"))
     act(state, 1, "respond", play(BETTER_IDEA, "anytime"))
     assert state.view(2)["decision"]["answering"]["card"] == BETTER_IDEA
-    assert asked(state) == [2, 3], "asked about the Better Idea only, not again about the card"
+    assert window(state) == [(2, True), (3, True), (0, False)], "about the Better Idea"
+    # not asked again about the cancelled Golden Opportunity
     assert pending(state) == (1, "turn")
 
 
@@ -108,8 +116,10 @@ def test_bribe_cancels_better_idea_so_golden_opportunity_resolves_last_in_first_
     first out. The Golden Opportunity's own player may answer the answer."""
     state, _ = new(3, hands=[[GOLDEN, BRIBE], [BETTER_IDEA]], treason=[1, 0, 0])
     act(state, 0, "turn", play(GOLDEN, "yourself"))
-    act(state, 1, "respond", play(BETTER_IDEA, "anytime"))
-    assert pending(state) == (0, "respond"), "seat 2 holds no answer; seat 0 may bribe"
+    act(state, 1, "respond", play(BETTER_IDEA, "anytime"), forced=False)
+    assert pending(state) == (2, "respond") and options(state) == [PASS], "seat 2 holds none"
+    act(state, 2, "respond", PASS, forced=False)
+    assert pending(state) == (0, "respond"), "seat 0 may bribe"
     events = act(state, 0, "respond", play(BRIBE, "anytime"))
     cancelled = one(events, "cancelled")
     assert (cancelled["card"], cancelled["answered_card"]) == (BRIBE, BETTER_IDEA)
@@ -127,8 +137,10 @@ def test_bribe_cancels_better_idea_so_golden_opportunity_resolves_last_in_first_
 def test_bribe_cannot_answer_a_card_that_cancels_nothing() -> None:
     """cancel selectors: Bribe cancels only a card played for a cancelling section."""
     state, _ = new(3, hands=[[GOLDEN], [BRIBE]])
-    act(state, 0, "turn", play(GOLDEN, "yourself"))
-    assert pending(state) == (1, "turn"), "seat 1 holds only a Bribe: no window"
+    act(state, 0, "turn", play(GOLDEN, "yourself"), forced=False)
+    assert pending(state) == (1, "respond") and options(state) == [PASS], "it holds a Bribe"
+    assert window(state) == [(1, False), (2, False)]
+    assert pending(state) == (1, "turn")
     assert len(state.ts[0].hand) == 7, "5 + the bonus card - the play + 2 drawn"
 
 
@@ -183,16 +195,18 @@ def test_docbot_negates_the_wounds_but_not_the_other_effects() -> None:
 def test_docbot_answers_only_cards_that_wound() -> None:
     """negate_wounds: a Docbot can only answer a card whose section deals wounds."""
     state, _ = new(3, hands=[[DENOUNCE, LASER], [DOCBOT]])
-    act(state, 0, "turn", play(DENOUNCE, "another", 2))
-    assert pending(state) == (1, "turn"), "no window: the Docbot cannot answer a denunciation"
+    act(state, 0, "turn", play(DENOUNCE, "another", 2), forced=False)
+    assert window(state) == [(1, False), (2, False)], "a Docbot cannot answer a denunciation"
+    assert pending(state) == (1, "turn")
     assert treason(state) == [0, 0, 1]
 
 
 def test_surprise_safety_inspection_cancels_only_weapons() -> None:
     """Designed card: Surprise Safety Inspection cancels a weapon and nothing else."""
     state, _ = new(3, hands=[[DENOUNCE], [LASER], [INSPECTION]])
-    act(state, 0, "turn", play(DENOUNCE, "another", 1))
-    assert pending(state) == (1, "turn"), "a denunciation is no weapon: seat 2 not asked"
+    act(state, 0, "turn", play(DENOUNCE, "another", 1), forced=False)
+    assert window(state) == [(1, False), (2, False)], "a denunciation is no weapon"
+    assert pending(state) == (1, "turn")
     act(state, 1, "turn", play(LASER, "equal_or_lower", 0))
     assert pending(state) == (2, "respond")
     events = act(state, 2, "respond", play(INSPECTION, "anytime"))
@@ -219,14 +233,14 @@ def test_an_answer_resolves_first_so_a_story_makes_the_target_a_traitor_before_t
 
 
 def test_phase_end_window_asks_from_the_team_leader_clockwise() -> None:
-    """Ruling 9: when card play ends each living troubleshooter holding a Play Anytime card
-    it could play is asked once, from the Team Leader clockwise; a cancel with nothing to
-    cancel is no card it could play."""
+    """Rulings 9 and 23: when card play ends each living troubleshooter is asked once, from
+    the Team Leader clockwise, whether or not it holds a Play Anytime card it could play; a
+    cancel with nothing to cancel is no card it could play."""
     state, _ = new(4, leader=2, hands=[[STORY], [STORY], [ABORT], [STORY, BETTER_IDEA]])
     act(state, 2, "turn", play(ABORT, "mission"))
     assert asked(state) == [3, 0, 1], "Abort Mission's window"
-    assert state.view(3)["decision"] == {"kind": "respond", "reason": "phase-end"}
-    assert asked(state) == [3, 0, 1], "the phase-end window"
+    assert state.view(2)["decision"] == {"kind": "respond", "reason": "phase-end"}
+    assert window(state) == [(2, False), (3, True), (0, True), (1, True)], "the phase end"
     assert pending(state) == (2, "turn") and state.mission_number == 2
 
 

@@ -11,6 +11,7 @@ import pytest
 from paranoia_helpers import (
     AUDIT,
     CLEARANCE_PART,
+    DENOUNCE,
     FLAMER,
     PASS,
     RECALL,
@@ -128,6 +129,36 @@ def test_an_owner_chosen_discard_asks_the_owner() -> None:
     assert state.actions.discards[:2] == [hand[-1], RECALL]
 
 
+def test_the_owner_is_asked_even_when_its_cards_are_all_copies_of_one() -> None:
+    """Ruling 23: whether the owner is asked depends only on its hand's size (public), not on
+    what it holds: a hand of five copies of one card is asked, its only option that card
+    (the table must not learn that the hand is all copies by not seeing it asked)."""
+    state, _ = new(3, hands=[[RECALL], [], [DENOUNCE] * 5])
+    act(state, 0, "turn", play(RECALL, "another", 2))
+    assert pending(state) == (2, "discard")
+    assert options(state) == [{"discard": DENOUNCE}]
+    events = act(state, 2, "discard", {"discard": DENOUNCE})
+    assert one(events, "discarded") == {"seat": 2, "card": DENOUNCE, "by": 0}
+    assert state.ts[2].hand == [DENOUNCE] * 4
+
+
+def test_an_owner_holding_one_card_is_not_asked(tmp_path: Path) -> None:
+    """Ruling 23: a hand of one card (its size is public) has no choice to hide: the card is
+    discarded without asking."""
+    cards = custom_cards(
+        tmp_path,
+        SHIPPED_TEXT[SHIPPED_TEXT.index("[[mission]]") :],
+        clearance=CLEARANCE_PART.replace("hand_size = 5", "hand_size = 1", 1),
+    )
+    state, _ = new(3, hands=[[RECALL]], size=1, cards=cards, mission_cap=1)
+    held = list(state.ts[2].hand)
+    assert len(held) == 1
+    events = act(state, 0, "turn", play(RECALL, "another", 2))
+    assert one(events, "discarded") == {"seat": 2, "card": held[0], "by": 0}
+    assert one(events, "card-play-end") == {"reason": "empty-hand"}
+    assert pending(state) is None, "nobody was asked to discard: the game ran to its end"
+
+
 def test_a_random_discard_is_face_up() -> None:
     """discard (choice random, Truncheon): a seeded random card, discarded face up."""
     state, _ = new(3, hands=[[TRUNCHEON]])
@@ -188,13 +219,20 @@ def test_the_play_cap_ends_card_play(tmp_path: Path) -> None:
         mission_cap=1,
     )
     events = []
-    turns = 0
+    turns = responds = 0
     while pending(state) is not None:
         seat, kind = pending(state)
+        if kind == "respond":
+            assert options(state) == [PASS], "nobody holds a Play Anytime card"
+            events += act(state, seat, "respond", PASS, forced=False)
+            responds += 1
+            continue
         assert kind == "turn"
-        events += act(state, seat, "turn", play("a-forms", "yourself"))
+        events += act(state, seat, "turn", play("a-forms", "yourself"), forced=False)
         turns += 1
     assert turns == 200 and state.plays == 200
+    # both other seats are asked after each card but the 200th; no phase-end window either
+    assert responds == 199 * 2
     assert len(of_kind(events, "played")) == 200
     assert one(events, "card-play-end") == {"reason": "play-cap"}
     assert one(events, "game-end")["ended_by"] == "mission-cap"

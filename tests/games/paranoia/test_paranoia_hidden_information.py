@@ -1,9 +1,14 @@
 """No seat learns another seat's hand, the decks' order or a secret role it does not hold.
 
-Three proofs:
+Four proofs:
 - a differential test on the bytes each seat is sent: a game and its twin in which one seat
   holds a different card (swapped with the bottom card of the Action deck), played with the
-  same decisions, send every other seat identical bytes until the card could be seen;
+  same decisions, send every other seat identical bytes until the card could be seen, and ask
+  the same seats the same kinds of decision in the same order, also when the swapped-in card is
+  an answer card (Play Anytime) that the other twin's holder lacks: who is asked, and so how
+  long the table waits between two events, does not tell who holds an answer (ruling 23);
+- every response window asks exactly every other living seat in turn order, and the phase-end
+  window every living seat from the Team Leader, whatever they hold (ruling 23);
 - views are built from what the seat may know: changing everything hidden from a seat (other
   hands, the deck order, the role's holder) leaves its view byte for byte the same;
 - what the real referee sends: no other seat's cards in any event, the secret role's holder
@@ -27,6 +32,7 @@ from arena.referee import Entrant, play_game
 from protocol import codec, legal, messages
 
 GAME = get_game("paranoia")
+PASS = {"pass": True}
 
 
 def _uses(option: dict[str, Any], card: str) -> bool:
@@ -39,17 +45,26 @@ def _no_anytime(state: ParanoiaState, card: str) -> bool:
 
 class Twin:
     """One of the two games: ``swapped`` gives seat ``holder`` the deck's bottom card in
-    place of the first card of its hand (and puts that card at the bottom)."""
+    place of the first card of its hand (and puts that card at the bottom). With ``answer``
+    the bottom card is the deck's lowest Play Anytime card (moved there in both twins), so
+    the swapped holder holds an answer card the other lacks."""
 
-    def __init__(self, players: int, seed: int, swapped: bool) -> None:
+    def __init__(self, players: int, seed: int, swapped: bool, answer: bool = False) -> None:
         self.state, events = GAME.start(players, seed, {})
         state = self.state
         self.holder = (state.leader + 1) % players  # not the first decider
         hand = state.ts[self.holder].hand
-        bottom = state.actions.cards[0]
+        deck = state.actions.cards
+        if answer:
+            lowest = next(i for i, card in enumerate(deck) if not _no_anytime(state, card))
+            deck[0], deck[lowest] = deck[lowest], deck[0]
+        bottom = deck[0]
         self.pair = {hand[0], bottom}
         """The two ids that differ between the twins; the holder never plays either."""
-        self.ok = len(self.pair) == 2 and all(_no_anytime(state, card) for card in self.pair)
+        self.ok = len(self.pair) == 2 and _no_anytime(state, hand[0])
+        self.ok = self.ok and _no_anytime(state, bottom) != answer
+        self.could_answer = False
+        """The holder could play one of the pair in the window just asked."""
         if swapped and self.ok:
             hand[0], state.actions.cards[0] = bottom, hand[0]
         self.kept = self._held()
@@ -86,6 +101,8 @@ class Twin:
         request = messages.request("g", 1, decision.kind, state.view(seat), decision.legal, 1000)
         self.streams[seat].append(codec.encode(request))
         options = decision.legal["options"]
+        self.could_answer = seat == self.holder and decision.kind == "respond"
+        self.could_answer &= any(_uses(o, card) for o in options for card in self.pair)
         if seat == self.holder:
             options = [o for o in options if not any(_uses(o, card) for card in self.pair)]
             if not options:
@@ -98,25 +115,34 @@ class Twin:
         return seat, decision.kind
 
 
-def twins(players: int, seed: int) -> tuple[Twin, Twin] | None:
-    first, second = Twin(players, seed, False), Twin(players, seed, True)
+def twins(players: int, seed: int, answer: bool = False) -> tuple[Twin, Twin, int] | None:
+    """The two games played side by side while the pair stays hidden, and the number of
+    response windows in which only the swapped holder could have answered."""
+    first, second = Twin(players, seed, False, answer), Twin(players, seed, True, answer)
     if not first.ok:
         return None
+    only_second = 0
     while True:
         a, b = first.step(), second.step()
         assert a == b, "the same decisions are asked in both games"
+        only_second += second.could_answer and not first.could_answer
         if a is None:
-            return first, second
+            return first, second, only_second
 
 
+@pytest.mark.parametrize("answer", [False, True], ids=["plain-card", "answer-card"])
 @pytest.mark.parametrize("players", range(3, 9))
-def test_other_seats_receive_identical_bytes_whatever_card_a_seat_holds(players):
-    compared = 0
+def test_other_seats_receive_identical_bytes_whatever_card_a_seat_holds(players, answer):
+    """With ``answer`` the twins differ in whether the holder holds a Play Anytime card:
+    ``twins`` asserts that both games ask the same seats the same decisions in the same
+    order, which they did not when only seats that could answer were asked."""
+    compared = could_answer = 0
     for seed in range(6):
-        pair = twins(players, seed)
+        pair = twins(players, seed, answer)
         if pair is None:
             continue
-        first, second = pair
+        first, second, only_second = pair
+        could_answer += only_second
         holder = first.holder
         assert first.streams[holder] != second.streams[holder], "the holder sees its own card"
         for seat in range(players):
@@ -126,6 +152,107 @@ def test_other_seats_receive_identical_bytes_whatever_card_a_seat_holds(players)
                 )
                 compared += len(first.streams[seat])
     assert compared > 100, "the games ran long enough to prove something"
+    if answer:
+        assert could_answer > 0, "in some window only one twin's holder could have answered"
+
+
+class Windows:
+    """Follows a game's events and decisions; checks that each response window asked every
+    other seat alive when its card was played, in turn order from the player's left (a
+    prefix of them if the card was cancelled: its window closes), and that the phase-end
+    window asked every living seat from the Team Leader clockwise."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.alive = [True] * players
+        self.leader = -1
+        self.open: list[dict[str, Any]] = []
+        """Plays not resolved yet (the chain), each with the seats it must ask and has asked."""
+        self.phase_end: dict[str, Any] | None = None
+        self.windows = 0
+        """Windows checked (phase-end windows included)."""
+        self.only_pass = self.could_play = 0
+        """Seats asked with nothing but a pass to give, and with a card they could play."""
+
+    def _from(self, first: int) -> list[int]:
+        n = self.players
+        return [(first + k) % n for k in range(n) if self.alive[(first + k) % n]]
+
+    def asked(self, seat: int, context: dict[str, Any], options: list[Any]) -> None:
+        if options == [PASS]:
+            self.only_pass += 1
+        else:
+            self.could_play += 1
+        if context["reason"] == "phase-end":
+            assert self.phase_end is not None and self.open == []
+            self.phase_end["asked"].append(seat)
+            return
+        window = self.open[-1]
+        answering = context["answering"]
+        assert (answering["seat"], answering["card"]) == (window["seat"], window["card"])
+        window["asked"].append(seat)
+
+    def event(self, kind: str, data: dict[str, Any]) -> None:
+        if kind in ("setup", "mission"):
+            self.leader = data["team_leader"]
+        elif kind == "new-leader":
+            self.leader = data["seat"]
+        elif kind in ("died", "new-clone"):
+            self.alive[data["seat"]] = kind == "new-clone"
+        elif kind == "played":
+            others = [seat for seat in self._from(data["seat"]) if seat != data["seat"]]
+            self.open.append({**data, "expected": others, "asked": [], "cancelled": False})
+        elif kind == "cancelled":
+            answered = self.open[-2]  # the canceller resolves on top of the card it answers
+            assert (answered["seat"], answered["card"]) == (
+                data["answered_seat"],
+                data["answered_card"],
+            )
+            answered["cancelled"] = True
+        elif kind in ("resolved", "fizzled", "on-table"):
+            window = self.open.pop()
+            assert (window["seat"], window["card"]) == (data["seat"], data["card"])
+            asked, expected = window["asked"], window["expected"]
+            if window["cancelled"]:
+                expected = expected[: len(asked)]
+            assert asked == expected, f"{window['card']}'s window asked {asked}, not {expected}"
+            self.windows += 1
+        elif kind == "card-play-end":
+            self.phase_end = {"expected": self._from(self.leader), "asked": []}
+        elif kind == "debriefing":
+            assert self.phase_end is not None
+            assert self.phase_end["asked"] == self.phase_end["expected"], "the phase-end window"
+            self.phase_end = None
+            self.windows += 1
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_every_window_asks_every_living_seat_whatever_it_holds(players):
+    """Ruling 23: whether a seat is asked in a response window depends on nothing hidden (its
+    hand): every other living seat is asked about every card played, every living seat at
+    the phase end, and a seat with nothing to play answers its only option, a pass."""
+    windows = only_pass = could_play = 0
+    for seed in range(4):
+        state, events = GAME.start(players, seed, {})
+        rng = random.Random(seed)
+        follow = Windows(players)
+        while True:
+            for event in events:
+                follow.event(event.kind, event.data)
+            decision = state.pending()
+            if decision is None:
+                break
+            if decision.kind == "respond":
+                options = decision.legal["options"]
+                assert options[0] == PASS
+                follow.asked(decision.seat, state.view(decision.seat)["decision"], options)
+            events = state.apply(legal.random_action(decision.legal, rng))
+        assert follow.open == [] and follow.phase_end is None
+        windows += follow.windows
+        only_pass += follow.only_pass
+        could_play += follow.could_play
+    assert windows > 100, "enough windows to prove something"
+    assert only_pass > 100 and could_play > 10, "seats were asked both with and without a card"
 
 
 def _hide_from(state: ParanoiaState, seat: int, rng: random.Random) -> list[Any]:

@@ -1,0 +1,51 @@
+"""Deal seeds: derived from a base seed with a secret key, so a bot can work back none of them.
+
+A game is a pure function of its deal seed (random.Random(seed) shuffles), and a bot sees part
+of the deal from its first view. If deal seeds were small or followed a public rule (base + i),
+a bot could search for the seed that produces what it sees, then re-deal this game and every
+later one and know all the hidden cards. So every deal seed is HMAC-SHA256(key, base, index)
+truncated to 63 bits: without the key, seeing any number of deals (even knowing the base seed)
+tells a bot neither the seed of a deal nor that of any other.
+
+Reproducibility comes from the key, not from the arithmetic: a database holds a secret
+(``Store.bot_seed_key``) and ``derive_deal_key`` turns it into this module's key, so the same
+command with the same base seed on the same database deals the same games, and every stored
+game records its actual deal seed, so each one replays alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+
+MIN_KEY_BYTES = 16
+"""Shorter keys are refused: a deal key that can be guessed protects nothing."""
+
+_DEAL_LABEL = b"arena deal seeds v1"
+"""What derive_deal_key mixes in, so the deal key is independent of any other use of the same
+database secret (the bots' own seeds, arena.referee.seat_seed, use that secret directly)."""
+
+
+def derive_deal_key(secret: bytes) -> bytes:
+    """The deal-seed key derived from a secret that may serve other uses too."""
+    return hmac.new(secret, _DEAL_LABEL, hashlib.sha256).digest()
+
+
+def random_deal_key() -> bytes:
+    """A fresh secret key: the deals it gives can be reproduced by nobody, this run included."""
+    return os.urandom(32)
+
+
+def deal_seed(key: bytes, base: int, index: int) -> int:
+    """The deal seed of game (or duplicate group) ``index`` of a run with base seed ``base``.
+
+    HMAC-SHA256 of (base, index) under ``key``, truncated to 63 bits: a non-negative integer
+    below 2**63, so it fits every JSON reader's int64 and SQLite's INTEGER.
+    """
+    if len(key) < MIN_KEY_BYTES:
+        raise ValueError(f"a deal key needs at least {MIN_KEY_BYTES} bytes, got {len(key)}")
+    if index < 0:
+        raise ValueError(f"the game index must be >= 0, got {index}")
+    digest = hmac.new(key, f"{base}:{index}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
