@@ -155,6 +155,10 @@ class _Game:
         """Each seat numbers its own requests: a shared count would tell a seat how often the
         others were asked, i.e. (in PARANOIA) who holds a card that could answer."""
         self.aborted: str | None = None
+        self.aborted_told: str | None = None
+        """What the other seats are told when the reason recorded (aborted) quotes what they
+        may not see: a fault's reason quotes the faulted bot's stderr or output, and a
+        referee error the game's internals."""
         self.bot_seeds = [seat_seed(bot_seed_key, seed, seat) for seat in range(n)]
         self.cpu_at_fault: dict[int, float | None] = {}
 
@@ -290,6 +294,7 @@ class _Game:
         except IllegalAction as exc:
             if by_referee:
                 self.aborted = f"{REFEREE_ERROR}: the game refused its own default action: {exc}"
+                self.aborted_told = f"{REFEREE_ERROR}: the game could not go on (a bug in arena)"
                 return None
             self._fault(
                 seat,
@@ -309,6 +314,7 @@ class _Game:
                 f"{REFEREE_ERROR}: the game raised {type(exc).__name__} applying seat "
                 f"{seat}'s action: {_cut(str(exc))}"
             )
+            self.aborted_told = f"{REFEREE_ERROR}: the game could not go on (a bug in arena)"
             return None
 
     def _fault(self, seat: int, error: BotError) -> None:
@@ -318,7 +324,9 @@ class _Game:
             self.cpu_at_fault[seat] = transport.cpu_seconds()
             transport.stop()
         if self.policy is FaultPolicy.ABORT:
-            self.aborted = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}: {error.reason}"
+            who = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}"
+            self.aborted = f"{who}: {error.reason}"
+            self.aborted_told = who  # the reason quotes the faulted bot's output: not for others
 
     def _abort_on_first_fault(self) -> None:
         for seat, error in enumerate(self.faults):
@@ -380,7 +388,7 @@ class _Game:
                 messages.game_over(
                     self.game_id,
                     status,
-                    None if status == "complete" else termination,
+                    None if status == "complete" else (self.aborted_told or termination),
                     scores,
                     ranks,
                 ),

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from arena.faults import BotCrashed
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity
 from arena.referee import REFEREE_ERROR, Entrant, FaultPolicy, play_game
@@ -104,3 +105,21 @@ def test_a_game_that_raises_is_aborted_naming_the_exception(policy):
     assert record.status == "aborted"
     assert record.termination.startswith(REFEREE_ERROR)
     assert "KeyError" in record.termination and "seat 1" in record.termination
+
+
+def test_an_aborted_game_tells_the_other_seats_who_faulted_but_not_the_bots_output():
+    """A fault's reason quotes the faulted bot (the end of its stderr, a preview of its
+    line): the record keeps it for its author, the other seats are told only who and how."""
+
+    def leaky(view: dict[str, Any], desc: dict[str, Any]) -> Any:
+        raise BotCrashed("exited with code 3; last stderr: my hand is the 7 of cups")
+
+    witness = InProcessBot(first)
+    witness.keep_messages = True
+    seats = entrants(first, leaky, first)
+    seats[0] = Entrant(seats[0].identity, witness)
+    record = play_game(TOY, seats, seed=3, options={}, fault_policy=FaultPolicy.ABORT)
+    assert record.status == "aborted"
+    assert "7 of cups" in record.termination
+    (over,) = [m for m in witness.received if m["type"] == "game_over"]
+    assert over["reason"] == "seat 1 (bot1@1) faulted: crash"
