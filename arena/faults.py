@@ -26,6 +26,8 @@ class Fault(StrEnum):
     (no reply at all within the start-up time is a TIMEOUT)."""
     START = "start"
     """The bot's process could not be started at all (bad command in bot.toml)."""
+    GAME_TIME = "game_time"
+    """The game ran past its wall-clock limit and this seat had used the most of it."""
 
 
 class BotError(Exception):
@@ -48,6 +50,12 @@ class BotCrashed(BotError):
     """The bot's process died or closed its output."""
 
     fault = Fault.CRASH
+
+
+class BotGameTime(BotError):
+    """The game passed its wall-clock limit; this seat was the one using the most of it."""
+
+    fault = Fault.GAME_TIME
 
 
 class BotStartFailed(BotError):

@@ -12,15 +12,16 @@ import datetime as dt
 import hashlib
 import hmac
 import os
+import time
 import uuid
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from arena.faults import BotError, BotProtocolError, Fault
-from arena.games.base import Event, Game
+from arena.faults import BotError, BotGameTime, BotProtocolError, Fault
+from arena.games.base import Event, Game, IllegalAction
 from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
-from protocol import legal, messages
+from protocol import codec, legal, messages
 
 
 class FaultPolicy(StrEnum):
@@ -42,6 +43,13 @@ class TimeControl:
     """Extra time per seat per game, spent by decisions that overrun decision_s."""
     startup_s: float = 10.0
     """Time allowed for a bot to start and answer the hello."""
+    game_s: float = 600.0
+    """Wall-clock limit of one game, not counting the time of seats already faulted (and at
+    most twice this in all). Checked before each request: when passed, the playing seat the
+    referee has waited on longest in this game faults (GAME_TIME) and the fault policy
+    applies (_Game._check_game_clock). The default covers the longest games of random
+    playouts (about 440 decisions, PARANOIA at six seats) with every decision taking its full
+    default second, plus every seat's bank; raise it with decision_s."""
 
 
 class Transport(Protocol):
@@ -137,17 +145,26 @@ class _Game:
         self.faults: list[BotError | None] = [e.start_error for e in entrants]
         self.bank = [time_control.bank_s] * n
         self.time_used = [0.0] * n
+        self.waited = [0.0] * n
+        """Wall time the referee spent waiting on each seat (answered or not), for the game
+        clock; time_used, the record's figure, counts answered requests only."""
+        self.started = 0.0
         self.answered = [0] * n
         self.decisions: list[DecisionRecord] = []
         self.request_ids = [0] * n
         """Each seat numbers its own requests: a shared count would tell a seat how often the
         others were asked, i.e. (in PARANOIA) who holds a card that could answer."""
         self.aborted: str | None = None
+        self.aborted_told: str | None = None
+        """What the other seats are told when the reason recorded (aborted) quotes what they
+        may not see: a fault's reason quotes the faulted bot's stderr or output, and a
+        referee error the game's internals."""
         self.bot_seeds = [seat_seed(bot_seed_key, seed, seat) for seat in range(n)]
         self.cpu_at_fault: dict[int, float | None] = {}
 
     def run(self) -> GameRecord:
         started_at = _now()
+        self.started = _clock()
         cpu_before = [self._cpu(seat) for seat in range(len(self.entrants))]
         state, events = self.game.start(len(self.entrants), self.seed, self.options)
         for seat in self._live_seats():
@@ -160,7 +177,11 @@ class _Game:
                     len(self.entrants),
                     self.bot_seeds[seat],
                     self.options,
-                    {"decision_ms": _ms(self.clock.decision_s), "bank_ms": _ms(self.clock.bank_s)},
+                    {
+                        "decision_ms": _ms(self.clock.decision_s),
+                        "bank_ms": _ms(self.clock.bank_s),
+                        "game_ms": _ms(self.clock.game_s),
+                    },
                     state.view(seat),
                 ),
             )
@@ -175,8 +196,14 @@ class _Game:
             action, ms, by_referee = self._decide(seat, decision.kind, decision.legal, state)
             if self.aborted is not None:
                 break
-            self.decisions.append(DecisionRecord(seat, action, by_referee, ms))
-            self._deliver(state.apply(action))
+            applied = self._apply(state, seat, decision.legal, action, by_referee)
+            if applied is None:
+                break
+            events, record = applied
+            self.decisions.append(
+                record if record is not None else DecisionRecord(seat, action, by_referee, ms)
+            )
+            self._deliver(events)
         return self._finish(state, started_at, cpu_before)
 
     # -- asking -----------------------------------------------------------------------------
@@ -187,29 +214,108 @@ class _Game:
         """The action for this decision: the bot's, or the default if the seat has faulted."""
         transport = self.entrants[seat].transport
         if self.faults[seat] is None and transport is not None:
+            self._check_game_clock()
+        if self.faults[seat] is None and transport is not None and self.aborted is None:
             self.request_ids[seat] += 1
             request_id = self.request_ids[seat]
             allowed = self.clock.decision_s + self.bank[seat]
             request = messages.request(
                 self.game_id, request_id, kind, state.view(seat), legal_desc, _ms(allowed)
             )
+            asked_at = _clock()
             try:
-                action, elapsed = transport.ask(request, allowed)
-                reason = legal.why_illegal(legal_desc, action)
-                if reason is not None:
-                    raise BotProtocolError(
-                        Fault.ILLEGAL,
-                        f"illegal action for request {request_id} ({kind}): {reason}",
-                    )
-                action = legal.canonical(legal_desc, action)
+                try:
+                    action, elapsed = transport.ask(request, allowed)
+                finally:
+                    self.waited[seat] += _clock() - asked_at
+                action = _checked_answer(legal_desc, action, request_id, kind)
             except BotError as error:
                 self._fault(seat, error)
+            except Exception as exc:  # a referee bug: the seat loses, the game goes on
+                self._fault(
+                    seat, _referee_error(exc, f"handling the answer to request {request_id}")
+                )
             else:
                 self.bank[seat] -= max(0.0, elapsed - self.clock.decision_s)
                 self.time_used[seat] += elapsed
                 self.answered[seat] += 1
                 return action, round(elapsed * 1000, 3), False
         return legal.default_action(legal_desc), 0.0, True
+
+    def _check_game_clock(self) -> None:
+        """Fault one seat if the game has passed its wall-clock limit.
+
+        The game's time is its wall time less what the referee spent waiting on seats no
+        longer asked (faulted: their default actions cost nothing), so the seats still
+        playing are judged by the time they and the game take: once a slow seat is faulted,
+        fast ones finish the game unharmed, and while those left still keep the game past its
+        limit one more is faulted at each request, slowest first (this ends: no live seat, no
+        request). A backstop bounds the whole: past twice the limit of plain wall time, a
+        seat is faulted at every request whatever was credited back. The seat faulted is the
+        live one the referee has waited on longest (the lowest seat on a tie).
+        """
+        wall = _clock() - self.started
+        gone = sum(self.waited[s] for s in range(len(self.entrants)) if self.faults[s] is not None)
+        limit = self.clock.game_s
+        if wall - gone <= limit and wall <= 2 * limit:
+            return
+        live = self._live_seats()
+        if not live:
+            return
+        seat = slowest_seat(self.waited, live)
+        if wall - gone > limit:
+            passed = f"the game passed its {_seconds(limit)} limit"
+            if gone:
+                passed += f" ({_seconds(wall - gone)} without the seats already stopped)"
+        else:
+            passed = f"the game lasted {_seconds(wall)}, twice its {_seconds(limit)} limit"
+        self._fault(
+            seat,
+            BotGameTime(
+                f"{passed}; this seat had used {_seconds(self.waited[seat])} of it, "
+                f"the most of any seat still playing"
+            ),
+        )
+
+    def _apply(
+        self, state: Any, seat: int, legal_desc: dict[str, Any], action: Any, by_referee: bool
+    ) -> tuple[list[Event], DecisionRecord | None] | None:
+        """Apply the action: the events it caused and, when what was applied is not the
+        action given, the record of what was; None when the game had to be aborted.
+
+        The answer was checked against the legal description, so a game that still refuses
+        it (IllegalAction, state unchanged) has a description looser than its rules: the seat
+        is faulted with the game's words and its default action applied. Anything else a
+        game raises may have left its state half-changed: the game is aborted, the exception
+        named so the bug stays visible.
+        """
+        try:
+            return state.apply(action), None
+        except IllegalAction as exc:
+            if by_referee:
+                self.aborted = f"{REFEREE_ERROR}: the game refused its own default action: {exc}"
+                self.aborted_told = f"{REFEREE_ERROR}: the game could not go on (a bug in arena)"
+                return None
+            self._fault(
+                seat,
+                BotProtocolError(
+                    Fault.ILLEGAL,
+                    f"the game refused the answer although it matched the legal actions "
+                    f"({REFEREE_ERROR}, please report it): {exc}",
+                ),
+            )
+            if self.aborted is not None:
+                return None
+            default = legal.default_action(legal_desc)
+            applied = self._apply(state, seat, legal_desc, default, True)
+            return None if applied is None else (applied[0], DecisionRecord(seat, default, True))
+        except Exception as exc:
+            self.aborted = (
+                f"{REFEREE_ERROR}: the game raised {type(exc).__name__} applying seat "
+                f"{seat}'s action: {_cut(str(exc))}"
+            )
+            self.aborted_told = f"{REFEREE_ERROR}: the game could not go on (a bug in arena)"
+            return None
 
     def _fault(self, seat: int, error: BotError) -> None:
         self.faults[seat] = error
@@ -218,7 +324,9 @@ class _Game:
             self.cpu_at_fault[seat] = transport.cpu_seconds()
             transport.stop()
         if self.policy is FaultPolicy.ABORT:
-            self.aborted = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}: {error.reason}"
+            who = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}"
+            self.aborted = f"{who}: {error.reason}"
+            self.aborted_told = who  # the reason quotes the faulted bot's output: not for others
 
     def _abort_on_first_fault(self) -> None:
         for seat, error in enumerate(self.faults):
@@ -280,7 +388,7 @@ class _Game:
                 messages.game_over(
                     self.game_id,
                     status,
-                    None if status == "complete" else termination,
+                    None if status == "complete" else (self.aborted_told or termination),
                     scores,
                     ranks,
                 ),
@@ -325,6 +433,56 @@ class _Game:
         said = [getattr(e.transport, "sandboxed", None) for e in self.entrants if e.transport]
         known = [value for value in said if value is not None]
         return all(known) if known else None
+
+
+def slowest_seat(waited: list[float], live: list[int]) -> int:
+    """Of the live seats, the one the referee has waited on longest; the lowest on a tie."""
+    return max(live, key=lambda seat: (waited[seat], -seat))
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds >= 100 else f"{seconds:.3g} s"
+
+
+_clock = time.monotonic
+"""The game clock (tests replace it with a scripted one)."""
+
+REFEREE_ERROR = "referee error"
+"""How a reason for a fault or an abort begins when arena itself failed (an exception no
+check foresaw): the seat or game is dealt with, and the words say it is a bug to report."""
+
+
+def _checked_answer(legal_desc: dict[str, Any], action: Any, request_id: int, kind: str) -> Any:
+    """A bot's action, checked and in canonical form; BotProtocolError if refused.
+
+    Decoding already refused what a line may not hold (codec.check_value); checking again
+    here covers transports that do not decode (in-process bots) for a few microseconds.
+    """
+    try:
+        codec.check_value(action, depth=1)  # the action sits inside its message
+    except codec.DecodeError as exc:
+        raise BotProtocolError(
+            Fault.MALFORMED, f"the action of request {request_id}: {exc}"
+        ) from None
+    reason = legal.why_illegal(legal_desc, action)
+    if reason is not None:
+        raise BotProtocolError(
+            Fault.ILLEGAL, f"illegal action for request {request_id} ({kind}): {reason}"
+        )
+    return legal.canonical(legal_desc, action)
+
+
+def _referee_error(exc: Exception, doing: str) -> BotProtocolError:
+    """The fault a seat gets when arena failed on its answer: it names the exception."""
+    return BotProtocolError(
+        Fault.ILLEGAL,
+        f"{REFEREE_ERROR} while {doing}: {type(exc).__name__}: {_cut(str(exc))} "
+        f"(the answer was refused; this is a bug in arena, please report it)",
+    )
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _faulted_last(ranks: list[int], faulted: list[bool]) -> list[int]:

@@ -27,6 +27,7 @@ from arena.cli.common import (
     open_db,
     table,
 )
+from arena.printable import cell, shown, visible
 from arena.store import LeagueChanged, Store, StoreError
 from leagues.execution import WorkerFailed
 from leagues.lock import LeagueBusy, league_lock
@@ -96,20 +97,21 @@ def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Con
     total = len(prepared.tasks)
     done = total - len(prepared.pending) - prepared.skipped
     for reason in prepared.strikes.out.values():
-        out.print(f"[red]disqualified:[/] {reason}; its remaining games are not scheduled")
+        out.print(f"[red]disqualified:[/] {shown(reason)}; its remaining games are not scheduled")
     if not prepared.pending:
         skipped = (
             f" ({prepared.skipped} not played: disqualified entrants)" if prepared.skipped else ""
         )
         out.print(
-            f"League {spec.name!r} is complete: all {total} games are recorded in {db}{skipped}."
+            f"League {shown(repr(spec.name))} is complete: all {total} games are recorded in "
+            f"{shown(db)}{skipped}."
         )
         out.print(standings_table(_standings(store, spec, total)))
         return
     out.print(
-        f"League [bold]{spec.name}[/] · {spec.game} · {total} games"
+        f"League [bold]{shown(spec.name)}[/] · {spec.game} · {total} games"
         + (f" ({done} already recorded, resuming)" if done else "")
-        + f" · {n_workers} worker(s) · recording to {db}"
+        + f" · {n_workers} worker(s) · recording to {shown(db)}"
     )
     try:
         with LeagueProgress(out, name=spec.name, total=total, done=done) as progress:
@@ -125,7 +127,9 @@ def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Con
         f"{summary.faults} seat fault(s)."
     )
     for reason in summary.struck_out:
-        out.print(f"[red]disqualified (strikes):[/] {reason}; its remaining games were dropped")
+        out.print(
+            f"[red]disqualified (strikes):[/] {shown(reason)}; its remaining games were dropped"
+        )
     if summary.skipped:
         out.print(
             f"{summary.skipped} scheduled game(s) were not played: they seat disqualified entrants."
@@ -170,7 +174,7 @@ def standings(
     else:
         out.print(standings_table(result))
         for reason in result.disqualified:
-            out.print(f"[red]disqualified:[/] {reason}")
+            out.print(f"[red]disqualified:[/] {shown(reason)}")
         out.print(head_to_head_table(result))
 
 
@@ -192,7 +196,7 @@ def standings_table(result: Standings) -> Table:
         + " · best first by μ-3σ · rank, score: mean ± 95% CI",
         ["bot", "games", "μ-3σ", "μ±σ", "rank", "score", "faults"],
         keep="bot",
-        keep_width=max((len(b.label) for b in result.bots), default=3),
+        keep_width=max((len(visible(b.label)) for b in result.bots), default=3),
     )
     for b in result.bots:
         score = b.score
@@ -200,7 +204,7 @@ def standings_table(result: Standings) -> Table:
             f"±{compact(score.half_width)}" if score.half_width else ""
         )
         board.add_row(
-            b.label,
+            cell(b.label),
             str(b.games),
             f"{b.conservative:.1f}",
             f"{b.mu:.1f}±{b.sigma:.1f}",
@@ -221,14 +225,14 @@ def head_to_head_table(result: Standings) -> Table:
     )
     grid.add_column("")
     for label in labels:
-        grid.add_column(label, justify="right")
+        grid.add_column(cell(label), justify="right")
     share = {(h.a, h.b): h for h in result.head_to_head}
     for a in labels:
         cells = []
         for b in labels:
             h = share.get((a, b))
             cells.append("—" if a == b or h is None else f"{100 * h.share:.0f}% of {h.meetings}")
-        grid.add_row(a, *cells)
+        grid.add_row(cell(a), *cells)
     return grid
 
 
@@ -254,7 +258,7 @@ def standings_csv(result: Standings) -> str:
     for b in result.bots:
         writer.writerow(
             [
-                b.label,
+                visible(b.label),  # a CSV on a terminal: no raw control characters
                 b.games,
                 b.seats,
                 f"{b.mu:.4f}",

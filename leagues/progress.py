@@ -18,6 +18,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from arena.printable import cell, shown
 from arena.record import GameRecord
 from leagues.tasks import GameTask
 
@@ -49,7 +50,10 @@ class LeagueProgress:
             TimeRemainingColumn(),
             console=console,
         )
-        self.task = self.progress.add_task(name, total=total, completed=done, rate="-", faults=0)
+        # the description is formatted into markup ("[bold]{task.description}"): escape it
+        self.task = self.progress.add_task(
+            shown(name), total=total, completed=done, rate="-", faults=0
+        )
         self._started_at: float | None = None
         self._played = 0
         self.live = Live(self._render(), console=console, refresh_per_second=4, transient=False)
@@ -86,7 +90,7 @@ class LeagueProgress:
         ranked = sorted(self.tallies.items(), key=lambda item: item[1].rank_sum / item[1].games)
         for label, tally in ranked[: self.top]:
             table.add_row(
-                label,
+                cell(label),
                 str(tally.games),
                 str(tally.wins),
                 f"{tally.rank_sum / tally.games:.2f}",

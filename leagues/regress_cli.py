@@ -20,6 +20,7 @@ from arena.cli.common import (
     resolve_options,
 )
 from arena.containment.limits import Limits
+from arena.printable import shown
 from arena.referee import TimeControl
 from leagues.regress import PairResult, RegressPlan, run_regress
 from leagues.reports import pair_summary, summary_line, write_json, write_junit
@@ -72,6 +73,14 @@ def regress(
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
     bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per seat per game, in ms.")] = 5000,
+    game_ms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
+            "it faults (game_time). Raise it with --decision-ms.",
+        ),
+    ] = 600_000,
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write a JSON report here.")
     ] = None,
@@ -116,14 +125,14 @@ def regress(
         seed=base_seed,
         bounds=test_bounds,
         options=options,
-        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000),
+        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, game_s=game_ms / 1000),
         workers=workers,
         limits=Limits(sandbox=sandbox),
     )
     out.print(
-        f"regress {game.title}: {bots[0].name}@{bots[0].version} (candidate) vs "
-        f"{bots[1].name}@{bots[1].version} (baseline) at tables of {table}, field "
-        f"{', '.join(b.name for b in bots[2:])}; up to {games} games; seed {base_seed} "
+        f"regress {game.title}: {shown(bots[0].name)}@{shown(bots[0].version)} (candidate) vs "
+        f"{shown(bots[1].name)}@{shown(bots[1].version)} (baseline) at tables of {table}, field "
+        f"{shown(', '.join(b.name for b in bots[2:]))}; up to {games} games; seed {base_seed} "
         "(with a fresh secret key: new deals every run); "
         f"H0 δ={test_bounds.delta0:g} vs H1 δ={test_bounds.delta1:g}, α={test_bounds.alpha:g}, β={test_bounds.beta:g}"
     )
@@ -145,7 +154,8 @@ def regress(
     faults = sum(p.candidate_fault != "ok" for p in run.pairs)
     if faults:
         out.print(
-            f"[red]the candidate faulted in {faults} game(s): run `arena check {candidate}`[/]"
+            f"[red]the candidate faulted in {faults} game(s): run `arena check "
+            f"{shown(candidate)}`[/]"
         )
     extra = {
         "game": game.title,

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from arena.printable import visible
 from leagues.sequential import RegressResult, Verdict
 
 FORMAT = "arena-regress"
@@ -98,7 +99,7 @@ def report_dict(result: RegressResult, extra: Mapping[str, Any]) -> dict[str, An
         "version": VERSION,
         **result.to_dict(),
         "exit_code": result.exit_code,
-        "run": dict(extra),
+        "run": _plain(dict(extra)),
     }
 
 
@@ -123,7 +124,8 @@ def junit_element(result: RegressResult, extra: Mapping[str, Any]) -> ET.Element
     missing = [key for key in ("game", "candidate", "baseline") if key not in extra]
     if missing:
         raise ValueError(f"JUnit report needs {', '.join(missing)} in extra (got {sorted(extra)})")
-    game, candidate, baseline = (str(extra[k]) for k in ("game", "candidate", "baseline"))
+    # labels come from bots' manifests: XML 1.0 cannot hold control characters even escaped
+    game, candidate, baseline = (visible(extra[k]) for k in ("game", "candidate", "baseline"))
     seconds = f"{float(extra.get('elapsed_seconds', 0.0)):.3f}"
     failures = "1" if result.verdict == Verdict.FAIL else "0"
     skipped = "1" if result.verdict == Verdict.INCONCLUSIVE else "0"
@@ -167,6 +169,18 @@ def write_junit(
     """Write the JUnit XML report (UTF-8, with an XML declaration)."""
     text = ET.tostring(junit_element(result, extra), encoding="unicode")
     _write_atomically(Path(path), '<?xml version="1.0" encoding="utf-8"?>\n' + text + "\n")
+
+
+def _plain(value: Any) -> Any:
+    """extra with every string made visible (arena.printable): a bot's name with a control
+    character or a lone surrogate must not make the report unreadable to a strict parser."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {_plain(k) if isinstance(k, str) else k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _json_default(value: Any) -> Any:

@@ -34,6 +34,9 @@ The whole format (paths are relative to the folder holding the league file)::
     decision_ms = 1000              # > 0
     bank_ms = 5000                  # >= 0
     startup_ms = 10000              # > 0
+    game_ms = 600000                # > 0: wall-clock limit of one game; past it, the seat
+                                    # that used the most of it faults (game_time), then the
+                                    # next slowest while the game stays past it (SPEC.md §7)
 
     [faults]
     policy = "substitute"           # or "abort" (arena.referee.FaultPolicy)
@@ -92,7 +95,7 @@ TOP_KEYS = (
     "faults",
     "limits",
 )
-TIME_KEYS = ("decision_ms", "bank_ms", "startup_ms")
+TIME_KEYS = ("decision_ms", "bank_ms", "startup_ms", "game_ms")
 FAULT_KEYS = ("policy", "disqualify_above", "strike_after")
 ENTRY_KEYS = ("path", "copies")
 LIMIT_KEYS = ("cpu_s", "memory_mib", "processes", "open_files", "file_size_mib", "scratch_mib")
@@ -580,6 +583,7 @@ class _Parser:
             "decision_ms": (default.decision_s, False, "time allowed per decision"),
             "bank_ms": (default.bank_s, True, "extra time per seat per game"),
             "startup_ms": (default.startup_s, False, "time allowed to start and say hello"),
+            "game_ms": (default.game_s, False, "wall-clock limit of one game"),
         }
         seconds = {}
         for key, (default_s, zero_ok, meaning) in rules.items():
@@ -596,7 +600,9 @@ class _Parser:
                     key,
                 )
             seconds[key] = value / 1000
-        return TimeControl(seconds["decision_ms"], seconds["bank_ms"], seconds["startup_ms"])
+        return TimeControl(
+            seconds["decision_ms"], seconds["bank_ms"], seconds["startup_ms"], seconds["game_ms"]
+        )
 
     def fault_policy(self) -> FaultPolicy:
         raw = self.table("faults")

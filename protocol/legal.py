@@ -15,7 +15,9 @@ answer legally. Four kinds, nestable (stdlib only, shared by the referee and the
 
 from __future__ import annotations
 
+import heapq
 import random
+import reprlib
 from typing import Any
 
 KINDS = ("choice", "range", "text", "record")
@@ -56,7 +58,7 @@ def why_illegal(desc: dict[str, Any], action: Any) -> str | None:
         if isinstance(action, bool) or not isinstance(action, int):
             return f"{_short(action)} is not an integer (the legal range is {_range_text(desc)})"
         if not desc["min"] <= action <= desc["max"] or (action - desc["min"]) % desc["step"]:
-            return f"{action} is outside the legal range {_range_text(desc)}"
+            return f"{_short(action)} is outside the legal range {_range_text(desc)}"
         return None
     if kind == "text":
         if not isinstance(action, str):
@@ -67,9 +69,11 @@ def why_illegal(desc: dict[str, Any], action: Any) -> str | None:
     if kind == "record":
         if not isinstance(action, dict):
             return f"{_short(action)} is not a JSON object with fields {sorted(desc['fields'])}"
-        unknown = sorted(set(action) - set(desc["fields"]))
+        unknown = set(action) - set(desc["fields"])
         if unknown:
-            return f"unknown field(s) {unknown}; the fields are {sorted(desc['fields'])}"
+            # keys of any type may come from in-process callers: sort by repr, show a few
+            shown = _short(heapq.nsmallest(8, unknown, key=repr))
+            return f"unknown field(s) {shown}; the fields are {sorted(desc['fields'])}"
         for name, sub in desc["fields"].items():
             if name not in action:
                 if name in desc.get("optional", ()):
@@ -169,6 +173,16 @@ def _range_text(desc: dict[str, Any]) -> str:
     return f"{desc['min']}..{desc['max']}{step}"
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 4, 60, 60
+_REPR.maxlist = _REPR.maxdict = 8
+
+
 def _short(value: Any, limit: int = 80) -> str:
-    text_ = repr(value)
+    """A bot's answer quoted in a reason: bounded work and length whatever its size (a
+    megabyte list, a 5,000-digit integer, which repr() refuses to convert)."""
+    try:
+        text_ = _REPR.repr(value)
+    except ValueError:  # an integer beyond the int-to-str digit limit
+        text_ = f"<an integer of {value.bit_length()} bits>"
     return text_ if len(text_) <= limit else text_[: limit - 3] + "..."

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from protocol import names
+
 PROTOCOL_VERSION = 1
 """The protocol version this referee speaks."""
 
@@ -21,10 +23,11 @@ class SchemaError(ValueError):
 
 
 class TimeControl(TypedDict):
-    """The clock a seat plays under, in milliseconds."""
+    """The clock a seat plays under, in milliseconds (SPEC.md §7)."""
 
     decision_ms: int
     bank_ms: int
+    game_ms: int
 
 
 def hello(arena_version: str) -> dict[str, Any]:
@@ -110,12 +113,19 @@ def check_bot_hello(message: dict[str, Any]) -> tuple[int, str, str]:
     protocol = message.get("protocol")
     if isinstance(protocol, bool) or not isinstance(protocol, int):
         raise SchemaError('hello needs "protocol": an integer (this referee speaks 1)')
-    name = message.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 64:
-        raise SchemaError('hello needs "name": a non-empty string of at most 64 characters')
+    if "name" not in message:
+        raise SchemaError(
+            f'hello needs "name": 1 to {names.NAME_MAX} characters ({names.CHARSET}), '
+            "beginning with a letter or a digit"
+        )
+    name = message["name"]
+    problem = names.check_bot_name(name)
+    if problem is not None:
+        raise SchemaError(f'hello "name": {problem}')
     version = message.get("version", "")
-    if not isinstance(version, str) or len(version) > 64:
-        raise SchemaError('hello "version" must be a string of at most 64 characters')
+    problem = names.check_bot_version(version)
+    if problem is not None:
+        raise SchemaError(f'hello "version": {problem}')
     return protocol, name, version
 
 
@@ -136,6 +146,16 @@ def _expect_type(message: dict[str, Any], expected: str) -> None:
         if kind in BOT_MESSAGE_TYPES:
             raise SchemaError(f'expected a "{expected}" message here, got "{kind}"')
         raise SchemaError(
-            f'expected a "{expected}" message, got type {kind!r} '
+            f'expected a "{expected}" message, got type {_short(kind)} '
             f"(a bot sends only {', '.join(BOT_MESSAGE_TYPES)})"
         )
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """A bot's value quoted in a message, cut short: a "type" may be a megabyte of anything."""
+    text = repr(value) if not isinstance(value, list | dict) else f"a JSON {_json_type(value)}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _json_type(value: Any) -> str:
+    return "array" if isinstance(value, list) else "object"

@@ -72,7 +72,7 @@ class GameInfo:
     options: dict[str, Any]
     """The game's options."""
     time: dict[str, Any]
-    """The clock: {"decision_ms": ..., "bank_ms": ...}."""
+    """The clock: {"decision_ms": ..., "bank_ms": ..., "game_ms": ...} (SPEC.md §7)."""
     rng: random.Random = field(repr=False, compare=False)
     """Seeded from seed and seat: the same game gets the same draws (reproducible play)."""
 
@@ -135,7 +135,8 @@ def run(
     """Play until ``bye`` or the end of stdin.
 
     decide: called for every request, see the module docstring.
-    name, version: sent in the hello (1-64 characters, at most 64); a ValueError if invalid.
+    name, version: sent in the hello (protocol/names.py: a name is 1-40 characters, a version
+        0-32, from ASCII letters, digits and . _ + -); a ValueError if invalid.
     on_game_start(game, view): called at each game_start.
     on_event(game, event): called for each event (the event body: {"kind": ..., ...}).
     on_game_over(game, message): called at each game_over with the whole message.

@@ -23,6 +23,7 @@ from arena.cli.common import (
     resolve_game,
 )
 from arena.containment.limits import Limits
+from arena.printable import cell, shown
 from arena.referee import TimeControl
 
 
@@ -51,6 +52,14 @@ def check(
     startup_ms: Annotated[
         int, typer.Option(min=1, help="Time to start and say hello, in ms.")
     ] = 10000,
+    game_ms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
+            "it faults (game_time). Raise it with --decision-ms.",
+        ),
+    ] = 600_000,
     logs: Annotated[
         Path | None,
         typer.Option(help="Keep the bot's stderr logs here (default: a temporary folder, shown)."),
@@ -75,8 +84,8 @@ def check(
     log_dir = logs or Path(tempfile.mkdtemp(prefix="arena-check-"))
     out = console()
     out.print(
-        f"Checking [bold]{bot.name}[/] {bot.version} ({bot.directory}) on {game.title}: "
-        f"{games} game(s) at {table_size} seats, base seed {base_seed} "
+        f"Checking [bold]{shown(bot.name)}[/] {shown(bot.version)} ({shown(bot.directory)}) "
+        f"on {game.title}: {games} game(s) at {table_size} seats, base seed {base_seed} "
         f"(--seed {base_seed} repeats these games)"
     )
     sandbox = contain_bots(unsandboxed, out)
@@ -84,9 +93,11 @@ def check(
     def show(index: int, record, seat: int) -> None:  # type: ignore[no-untyped-def]
         mine = record.seats[seat]
         verdict = (
-            "[green]ok[/]" if mine.fault == "ok" else f"[red]{mine.fault}[/]: {mine.fault_reason}"
+            "[green]ok[/]"
+            if mine.fault == "ok"
+            else f"[red]{shown(mine.fault)}[/]: {shown(mine.fault_reason)}"
         )
-        variants = ", ".join(record.options.get("variants", [])) or "standard"
+        variants = shown(", ".join(record.options.get("variants", [])) or "standard")
         out.print(
             f"  game {index + 1} (seat {seat}, {variants}): {mine.decisions} decisions, rank {mine.rank} · {verdict}"
         )
@@ -98,17 +109,20 @@ def check(
         games=games,
         players=table_size,
         seed=base_seed,
-        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, startup_ms / 1000),
+        time_control=TimeControl(
+            decision_ms / 1000, bank_ms / 1000, startup_ms / 1000, game_ms / 1000
+        ),
         log_dir=log_dir,
         on_game=show,
         limits=Limits(sandbox=sandbox),
     )
     if report.startup_error:
-        out.print(f"[red]FAIL[/] the bot did not start: {report.startup_error}")
-        out.print(f"Its stderr, if any: {log_dir}")
+        out.print(f"[red]FAIL[/] the bot did not start: {shown(report.startup_error)}")
+        out.print(f"Its stderr, if any: {shown(log_dir)}")
         raise typer.Exit(EXIT_FAILED)
     out.print(
-        f"Handshake ok: it calls itself {report.handshake_name!r} version {report.handshake_version!r}"
+        f"Handshake ok: it calls itself {shown(repr(report.handshake_name))} "
+        f"version {shown(repr(report.handshake_version))}"
     )
     out.print(f"Timing: {report.timing_summary()}")
     if report.faults:
@@ -116,10 +130,13 @@ def check(
         for column in ("game", "fault", "what to fix"):
             table.add_column(column)
         for number, fault, reason in report.faults:
-            table.add_row(str(number), fault, reason)
+            table.add_row(str(number), cell(fault), cell(reason))
         out.print(table)
         out.print(
-            f"[red]FAIL[/] {len(report.faults)} of {len(report.games)} game(s) had a fault. Stderr logs: {log_dir}"
+            f"[red]FAIL[/] {len(report.faults)} of {len(report.games)} game(s) had a fault. "
+            f"Stderr logs: {shown(log_dir)}"
         )
         raise typer.Exit(EXIT_FAILED)
-    out.print(f"[green]PASS[/] {len(report.games)} game(s) without a fault. Stderr logs: {log_dir}")
+    out.print(
+        f"[green]PASS[/] {len(report.games)} game(s) without a fault. Stderr logs: {shown(log_dir)}"
+    )

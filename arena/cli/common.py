@@ -16,6 +16,7 @@ from arena.containment.readiness import SandboxUnavailable, require
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
+from arena.printable import cell, shown
 from arena.store import Store, StoreError, open_store
 
 EXIT_OK = 0
@@ -30,19 +31,24 @@ BUSY_TIMEOUT_S = 5.0
 
 
 def console() -> Console:
-    """The output console; honours NO_COLOR and a COLUMNS width (tests set both)."""
+    """The output console; honours NO_COLOR and a COLUMNS width (tests set both).
+
+    No emoji codes: ":skull:" in a bot's text stays as written. Text a bot chose goes through
+    arena.printable (shown in markup strings, cell in tables) wherever it is printed."""
     width = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else None
-    return Console(width=width, highlight=False, soft_wrap=False)
+    return Console(width=width, highlight=False, soft_wrap=False, emoji=False)
 
 
 def err_console() -> Console:
     # soft_wrap: an error message stays one logical line, whatever the terminal width
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
-    """Print an error that says what to do, and exit with code."""
-    err_console().print(f"[bold red]error:[/] {message}")
+    """Print an error that says what to do, and exit with code. The message is plain text
+    (markup and control characters escaped; arena's own line breaks kept): it often quotes
+    an exception, and exceptions quote paths, names and bot output."""
+    err_console().print(f"[bold red]error:[/] {shown(message, keep_newlines=True)}")
     raise typer.Exit(code)
 
 
@@ -167,7 +173,7 @@ def table(
     `left` are left-aligned and may wrap, the others right-aligned and never wrapped; the
     column `keep` (usually the bot's name) is never squeezed below keep_width."""
     result = Table(
-        title=title,
+        title=cell(title),
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         padding=(0, 1),

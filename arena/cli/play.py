@@ -28,6 +28,7 @@ from arena.cli.common import (
 )
 from arena.containment.limits import Limits
 from arena.match import MatchPlan, play_match
+from arena.printable import cell, shown, visible
 from arena.record import GameRecord
 from arena.referee import FaultPolicy, TimeControl
 from arena.store import StoreError
@@ -65,6 +66,14 @@ def play(
     startup_ms: Annotated[
         int, typer.Option(min=1, help="Time for a bot to start and say hello, in ms.")
     ] = 10000,
+    game_ms: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
+            "it faults (game_time). Raise it with --decision-ms.",
+        ),
+    ] = 600_000,
     fault_policy: Annotated[
         FaultPolicy,
         typer.Option(
@@ -96,7 +105,9 @@ def play(
         games=games,
         seed=base_seed,
         options=options,
-        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, startup_ms / 1000),
+        time_control=TimeControl(
+            decision_ms / 1000, bank_ms / 1000, startup_ms / 1000, game_ms / 1000
+        ),
         fault_policy=fault_policy,
         log_dir=bot_log_dir(db),
         bot_seed_key=store.bot_seed_key(),
@@ -106,7 +117,7 @@ def play(
     variants_text = ", ".join(options.get("variants", [])) or "standard rules"  # type: ignore[arg-type]
     out.print(
         f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
-        f"base seed {base_seed} (repeatable on this database) · recording to {db}"
+        f"base seed {base_seed} (repeatable on this database) · recording to {shown(db)}"
     )
     records: list[GameRecord] = []
 
@@ -124,18 +135,18 @@ def play(
     except StoreError as exc:
         fail(f"{exc} ({len(records)} game(s) were recorded before this)")
     out.print(summary_table(records))
-    out.print(f"Leaderboard: arena ratings {game.title} --db {db}")
+    out.print(f"Leaderboard: arena ratings {game.title} --db {shown(db)}")
 
 
 def game_line(record: GameRecord) -> str:
     """One finished game in one line: id, then seats from best to worst."""
     if record.status != "complete":
-        return f"{record.game_id[:8]} [red]aborted[/]: {record.termination}"
+        return f"{shown(record.game_id[:8])} [red]aborted[/]: {shown(record.termination)}"
     parts = []
     for seat in sorted(record.seats, key=lambda s: (s.rank, s.seat)):
-        fault = f" [red]({seat.fault})[/]" if seat.fault != "ok" else ""
-        parts.append(f"{_ordinal(seat.rank)} {seat.bot.label} {compact(seat.score)}{fault}")
-    return f"{record.game_id[:8]}  " + " · ".join(parts)
+        fault = f" [red]({shown(seat.fault)})[/]" if seat.fault != "ok" else ""
+        parts.append(f"{_ordinal(seat.rank)} {shown(seat.bot.label)} {compact(seat.score)}{fault}")
+    return f"{shown(record.game_id[:8])}  " + " · ".join(parts)
 
 
 def summary_table(records: list[GameRecord]) -> Table:
@@ -155,12 +166,12 @@ def summary_table(records: list[GameRecord]) -> Table:
         f"This run: {len(records)} game(s)",
         ["bot", "seats", "wins", "win %", "mean rank", "mean score", "faults"],
         keep="bot",
-        keep_width=max((len(label) for label in stats), default=3),
+        keep_width=max((len(visible(label)) for label in stats), default=3),
     )
     for label, row in sorted(stats.items(), key=lambda item: item[1]["rank"] / item[1]["games"]):
         n = row["games"]
         summary.add_row(
-            label,
+            cell(label),
             f"{n:.0f}",
             f"{row['wins']:.0f}",
             f"{100 * row['wins'] / n:.0f}%",

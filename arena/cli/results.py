@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from arena.cli.common import DEFAULT_DB, DbOption, compact, console, fail, open_db, table
+from arena.printable import cell, shown, visible
 from arena.store import Store, StoreError
 
 
@@ -38,7 +39,8 @@ def ratings(
             titles = [game_title] if game_title else store.titles()
             if not titles:
                 out.print(
-                    f"No games recorded in {db} yet. Play some: arena play corruption --bot ... --db {db}"
+                    f"No games recorded in {shown(db)} yet. "
+                    f"Play some: arena play corruption --bot ... --db {shown(db)}"
                 )
                 return
             for title in titles:
@@ -53,11 +55,11 @@ def leaderboard_table(store: Store, title: str) -> Table:
         f"{title} leaderboard: TrueSkill, best first by μ-3σ; score = mean score",
         ["bot", "games", "μ-3σ", "μ", "σ", "wins", "win%", "score", "faults"],
         keep="bot",
-        keep_width=max((len(row.label) for row in rows), default=3),
+        keep_width=max((len(visible(row.label)) for row in rows), default=3),
     )
     for row in rows:
         board.add_row(
-            row.label,
+            cell(row.label),
             str(row.games),
             f"{row.conservative:.2f}",
             f"{row.mu:.2f}",
@@ -101,18 +103,20 @@ def games(
         ["id", "game", "finished", "winner", "score", "faults"],
         left=("id", "game", "faults"),
         keep="winner",
-        keep_width=max((len(s.bot) for g in found for s in g.seats if s.rank == 1), default=7),
+        keep_width=max(
+            (len(visible(s.bot)) for g in found for s in g.seats if s.rank == 1), default=7
+        ),
     )
     for summary in found:
         winners = [s for s in summary.seats if s.rank == 1]
         faults = [f"seat {s.seat} {s.fault}" for s in summary.seats if s.fault != "ok"]
         aborted = summary.status != "complete"
         listing.add_row(
-            summary.id[:8],
-            summary.title,
-            summary.finished_at[5:16].replace("T", " "),
-            "aborted" if aborted else ", ".join(s.bot for s in winners),
+            cell(summary.id[:8]),
+            cell(summary.title),
+            cell(summary.finished_at[5:16].replace("T", " ")),
+            "aborted" if aborted else cell(", ".join(s.bot for s in winners)),
             "-" if aborted else compact(winners[0].score),
-            ", ".join(faults) or "-",
+            cell(", ".join(faults) or "-"),
         )
     out.print(listing)

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from arena.cli.common import DEFAULT_DB, EXIT_USAGE, DbOption, console, fail, open_db
 from arena.games import get_game
+from arena.printable import cell, shown, visible
 from arena.record import GameRecord
 from arena.replay import ReplayError, replay, seat_events
 from arena.store import StoreError
@@ -46,12 +47,13 @@ def show(
             if decision is not None and (seat is None or decision.seat == seat):
                 who = "referee for " if decision.by_referee else ""
                 out.print(
-                    f"[dim]#{number:<4}[/] [bold]{who}seat {decision.seat}[/] {step.kind}: "
-                    f"{json.dumps(decision.action)}"
+                    f"[dim]#{number:<4}[/] [bold]{who}seat {decision.seat}[/] "
+                    f"{shown(step.kind)}: {shown(json.dumps(decision.action))}"
                     + (f" [dim]({decision.ms:.1f} ms)[/]" if decision.ms else "")
                 )
             for body in seat_events(step, seat):
-                out.print(f"       {describe(body)}", markup=False)
+                # an event may quote a bot (an Intrigue promise): never markup, never raw
+                out.print(f"       {visible(describe(body))}", markup=False)
     except ReplayError as exc:
         fail(f"the game does not replay on this version of arena: {exc}")
     out.print(results_table(record))
@@ -65,14 +67,14 @@ def header(record: GameRecord, seat: int | None) -> str:
         else f"seat {seat}'s view (exactly what it was sent)"
     )
     return (
-        f"[bold]{record.title}[/] game {record.game_id} · seed {record.seed} · {variants} · "
-        f"{record.status} · {side}"
+        f"[bold]{shown(record.title)}[/] game {shown(record.game_id)} · seed {record.seed} · "
+        f"{shown(variants)} · {shown(record.status)} · {side}"
     )
 
 
 def results_table(record: GameRecord) -> Table:
     table = Table(
-        title="Result" if record.status == "complete" else f"Aborted: {record.termination}"
+        title="Result" if record.status == "complete" else cell(f"Aborted: {record.termination}")
     )
     for column in ("seat", "bot", "rank", "score", "decisions", "time (ms)", "fault"):
         table.add_column(column, justify="left" if column in ("bot", "fault") else "right")
@@ -80,12 +82,12 @@ def results_table(record: GameRecord) -> Table:
         fault = s.fault if s.fault == "ok" else f"{s.fault}: {s.fault_reason}"
         table.add_row(
             str(s.seat),
-            s.bot.label,
+            cell(s.bot.label),
             str(s.rank),
             f"{s.score:,.0f}",
             str(s.decisions),
             f"{s.time_ms:.0f}",
-            fault,
+            cell(fault),
         )
     return table
 

@@ -7,16 +7,26 @@ answering with random bytes through the real BotProcess (fewer inputs: each is a
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
+from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from arena.botprocess import BotProcess
 from arena.faults import BotError, Fault
+from arena.games import get_game
+from arena.inprocess import InProcessBot
 from arena.manifest import load_bot
-from protocol import codec, messages
+from arena.record import BotIdentity
+from arena.referee import REFEREE_ERROR, Entrant, FaultPolicy, play_game
+from arena.store import Store, open_store
+from protocol import codec, legal, messages
+from tests import hostile
+from tests.arena import kindsgame, toygame
 
 FAKEBOT = Path(__file__).resolve().parent.parent / "fakebots" / "fakebot.py"
 
@@ -132,3 +142,192 @@ def test_arena_check_turns_any_reply_into_a_verdict_in_words(tmp_path_factory, r
     assert result.exit_code in (0, 1), result.output
     assert ("PASS" in result.output) == (result.exit_code == 0)
     assert "Traceback" not in result.output
+
+
+# --- hostile but decodable: nesting, huge numbers, surrogates, control characters ------------
+
+DESCRIPTIONS = [
+    legal.choice([0, 1, 2]),
+    legal.choice([{"card": 3, "to": "swiss"}, {"card": 3, "to": 0}, "pass", [1, [2]]]),
+    legal.int_range(0, 20_000, 1000),
+    legal.text(40),
+    legal.record(
+        {
+            "amount": legal.int_range(0, 9),
+            "section": legal.choice([1, None]),
+            "promise": legal.text(40),
+            "inner": legal.record({"x": legal.choice([True, 1])}),
+        },
+        optional=["promise"],
+    ),
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(hostile.hostile_lines, st.sampled_from(DESCRIPTIONS))
+def test_a_hostile_line_ends_as_a_reason_or_a_checked_action(line, desc):
+    """decode, then the message checks, then the legality check and the canonical form, as
+    the referee runs them: each step either says why it refuses, in printable ASCII for the
+    decode, or hands on a value the next step takes without raising."""
+    try:
+        message = codec.decode(line)
+    except codec.DecodeError as refused:
+        assert str(refused).isascii() and str(refused).isprintable()
+        event(f"decode: {_gist(str(refused))}")
+        return
+    assert hostile.problems(message) == []
+    event("decoded")
+    try:
+        messages.check_bot_hello(message)
+    except messages.SchemaError as refused:
+        assert str(refused)
+    try:
+        _, action = messages.check_bot_action(message)
+    except messages.SchemaError as refused:
+        assert str(refused)
+        return
+    reason = legal.why_illegal(desc, action)
+    if reason is None:
+        assert legal.is_legal(desc, legal.canonical(desc, action))
+    else:
+        assert isinstance(reason, str) and reason and len(reason) < 400
+
+
+class WireBot(InProcessBot):
+    """An in-process bot that encodes every message it is sent, as the wire would: a value
+    the referee cannot encode (a lone surrogate echoed in an event) fails here as it would
+    in BotProcess.send."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        codec.encode(message)
+        super().send(message)
+
+
+TITLES = {
+    "kinds": (kindsgame.GAME, 3, {}),
+    "toy": (toygame.GAME, 3, {}),
+    "corruption": (get_game("corruption"), 3, {}),
+    "intrigue": (get_game("intrigue"), 4, {}),
+    "paranoia": (get_game("paranoia"), 4, {}),
+}
+
+
+@pytest.fixture(scope="module")
+def fuzz_store(tmp_path_factory):
+    with open_store(tmp_path_factory.mktemp("fuzzdb") / "fuzz.db", create=True) as store:
+        yield store
+
+
+def _hostile_game(title: str, data: st.DataObject, seed: int, policy: FaultPolicy):
+    """Seat 0 plays at random until the first request whose legal description is of a kind
+    hypothesis picked (so a game's records are reached, not only its first choice), and from
+    then on answers each such request with a near miss or a legal action drawn by hypothesis;
+    the other seats play at random. Returns the record."""
+    game, players, options = TITLES[title]
+    rng = random.Random(seed)
+    target = data.draw(st.sampled_from(KINDS_ASKED[title]), label="kind attacked")
+
+    def answer(view: dict[str, Any], desc: dict[str, Any]) -> Any:
+        base = legal.random_action(desc, rng)
+        if desc["kind"] != target:
+            return base
+        return data.draw(st.just(base) | hostile.near_valid(desc, base), label="answer")
+
+    def randomly(view: dict[str, Any], desc: dict[str, Any]) -> Any:
+        return legal.random_action(desc, rng)
+
+    entrants = [Entrant(BotIdentity("hostile", "1", "h"), WireBot(answer))] + [
+        Entrant(BotIdentity(f"random{i}", "1", f"r{i}"), WireBot(randomly))
+        for i in range(1, players)
+    ]
+    return play_game(game, entrants, seed=seed, options=options, fault_policy=policy)
+
+
+KINDS_ASKED = {
+    "kinds": ["choice", "range", "text", "record"],  # each at the top level, texts echoed
+    "toy": ["choice"],
+    "corruption": ["choice"],
+    "intrigue": ["choice", "record"],  # an offer: a record of a range, a choice and a text
+    "paranoia": ["choice"],
+}
+"""The kinds of legal description each title asks at the top level (a record's fields are
+attacked through near_valid's recursion: every kind is reached)."""
+
+
+FUZZ_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.function_scoped_fixture]}
+
+
+@pytest.mark.parametrize("title", ["kinds", "toy"])
+@settings(max_examples=400, **FUZZ_SETTINGS)
+@given(data=st.data(), seed=st.integers(0, 10**6), abort=st.booleans())
+def test_a_hostile_seat_is_faulted_with_a_reason_at_every_kind_of_request(
+    fuzz_store, title, data, seed, abort
+):
+    """The small test games, fast enough for many examples: `kinds` asks every kind of legal
+    description at the top level and echoes every text answered to the whole table."""
+    _check_hostile_game(fuzz_store, title, data, seed, abort)
+
+
+@pytest.mark.parametrize("title", ["corruption", "intrigue", "paranoia"])
+@settings(max_examples=100, **FUZZ_SETTINGS)
+@given(data=st.data(), seed=st.integers(0, 10**6), abort=st.booleans())
+def test_a_hostile_seat_in_a_real_title_is_faulted_with_a_reason(
+    fuzz_store, title, data, seed, abort
+):
+    """The real titles (Intrigue's offers hold a range, a choice and a promise echoed to the
+    table)."""
+    _check_hostile_game(fuzz_store, title, data, seed, abort)
+
+
+def _check_hostile_game(
+    store: Store, title: str, data: st.DataObject, seed: int, abort: bool
+) -> None:
+    """A game through the real referee (in-process bots, every message encoded as on the
+    wire): whatever seat 0 answers (near misses of every legal-action kind, odd Python
+    values, deep nesting, huge numbers, refused characters), play_game returns a record that
+    can be stored; seat 0 either played clean or is faulted with a reason that is the bot's
+    fault, never the referee's last resort (REFEREE_ERROR)."""
+    policy = FaultPolicy.ABORT if abort else FaultPolicy.SUBSTITUTE
+    record = _hostile_game(title, data, seed, policy)
+    hostile_seat = record.seats[0]
+    event(f"seat 0: {hostile_seat.fault}: {_gist(hostile_seat.fault_reason)}")
+    if hostile_seat.fault == "ok":
+        assert record.status == "complete"
+    else:
+        assert hostile_seat.fault in ("malformed", "illegal"), hostile_seat
+        assert hostile_seat.fault_reason
+        assert REFEREE_ERROR not in hostile_seat.fault_reason, hostile_seat.fault_reason
+        assert record.status == ("aborted" if abort else "complete")
+    assert all(seat.fault == "ok" for seat in record.seats[1:])
+    assert REFEREE_ERROR not in record.termination
+    store.save_game(record)
+
+
+def _gist(reason: str | None) -> str:
+    """The kind of a reason, for hypothesis' statistics (--hypothesis-show-statistics)."""
+    if not reason:
+        return "-"
+    for words in (
+        "lone surrogate",
+        "encode a surrogate",
+        "control or format",
+        "nest",
+        "too large",
+        "out of range",
+        "not a JSON value",
+        "key is not a string",
+        "not valid UTF-8",
+        "not JSON",
+        "not an object",
+        "not one of",
+        "outside the legal range",
+        "not an integer",
+        "not a string",
+        "characters, more than",
+        "unknown field",
+        "missing",
+        "not a JSON object",
+    ):
+        if words in reason:
+            return words
+    return reason[:40]

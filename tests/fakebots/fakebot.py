@@ -31,6 +31,8 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   chatty      sends an unsolicited message when a game starts, before being asked anything
   bytes       answers request N with the raw bytes of the file named by FAKEBOT_BYTES
               (given as its third argument), whatever they are
+  hostile-crash  at request N writes terminal escapes, markup and a forged line to stderr
+              (which the crash reason quotes), then exits with code 3
 """
 
 import json
@@ -110,6 +112,12 @@ for line in sys.stdin:
             time.sleep(1.5)
         elif mode == "crash":
             sys.stderr.write("fakebot: crashing on purpose\n")
+            sys.exit(3)
+        elif mode == "hostile-crash":
+            sys.stderr.buffer.write(
+                b"[/]boom [red]\x1b[2J\x1b]0;pwned\x07 \xe2\x80\xae\xff :skull:\r\nFORGED-LINE\n"
+            )
+            sys.stderr.flush()
             sys.exit(3)
         elif mode == "garbage":
             sys.stdout.write("this is not json\n")

@@ -96,6 +96,7 @@ variants = ["closed", "little-black-book"]
 decision_ms = 250
 bank_ms = 0
 startup_ms = 2000.5
+game_ms = 90000
 
 [faults]
 policy = "abort"
@@ -105,7 +106,7 @@ policy = "abort"
     assert spec.table_sizes == (3, 4, 5)
     assert (spec.games, spec.seed, spec.duplicate, spec.workers) == (30, 9, False, 3)
     assert spec.options == {"variants": ["closed", "little-black-book"]}
-    assert spec.time == TimeControl(decision_s=0.25, bank_s=0.0, startup_s=2.0005)
+    assert spec.time == TimeControl(decision_s=0.25, bank_s=0.0, startup_s=2.0005, game_s=90.0)
     assert spec.fault_policy is FaultPolicy.ABORT
     assert [e.label for e in spec.bots] == ["random#1", "random#2", "random#3", "random#4"]
     assert [e.label for e in spec.candidates] == ["corruption-greedy"]
@@ -285,6 +286,9 @@ def test_an_unknown_option_points_at_it(tmp_path):
         ("bank_ms = -5", ["bank_ms = -5", "must be 0 or more", "bank_ms = 5000"]),
         ('startup_ms = "slow"', ["time.startup_ms must be a number of milliseconds"]),
         ("startup_ms = inf", ["startup_ms = inf", "startup_ms = 10000"]),
+        ("game_ms = 0", ["game_ms = 0", "wall-clock limit of one game", "game_ms = 600000"]),
+        ("game_ms = -1", ["must be more than 0"]),
+        ("game_s = 60", ['unknown key [time] "game_s"', 'did you mean "game_ms"?']),
     ],
 )
 def test_bad_time_values(tmp_path, body, words):

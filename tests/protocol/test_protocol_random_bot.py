@@ -44,7 +44,7 @@ def game(game_id: str, seed: int, seat: int, requests: int = 40) -> list[dict[st
             "players": 3,
             "seed": seed,
             "options": {},
-            "time": {"decision_ms": 1000, "bank_ms": 5000},
+            "time": {"decision_ms": 1000, "bank_ms": 5000, "game_ms": 600000},
             "view": {"hand": [1, 2, 3]},
         },
     ]

@@ -53,7 +53,11 @@ def test_schema_files_are_plain_json_without_tabs():
 # --- the builders in protocol.messages -------------------------------------------------------
 
 time_controls = st.fixed_dictionaries(
-    {"decision_ms": st.integers(0, 10**6), "bank_ms": st.integers(0, 10**7)}
+    {
+        "decision_ms": st.integers(0, 10**6),
+        "bank_ms": st.integers(0, 10**7),
+        "game_ms": st.integers(0, 10**9),
+    }
 )
 
 
@@ -172,6 +176,14 @@ names = (
     st.text(max_size=70)
     | st.text(alphabet=st.sampled_from(list(" \t\n\r\x0b\x1c\xa0\u2003\u3000")), max_size=4)
     | st.text(alphabet=st.sampled_from(list("ab \u00e9\U0001f600")), min_size=60, max_size=70)
+    # around the rule (protocol/names.py): the allowed set, a stray character, the lengths
+    | st.text(alphabet=st.sampled_from(list("aZ09._+-")), max_size=45)
+    | st.builds(
+        lambda word, bad, tail: word + bad + tail,
+        st.text(alphabet="ab1", min_size=1, max_size=3),
+        st.sampled_from(list(" \n/[]\x1b\u202e\u00e9@:")),
+        st.sampled_from(["", "x", "\n"]),
+    )
 )
 integers_and_lookalikes = (
     st.integers()
@@ -252,7 +264,14 @@ def test_integral_floats_are_the_one_documented_gap_between_schema_and_check(
 
 def _referee_examples() -> dict[str, dict[str, Any]]:
     game_start = messages.game_start(
-        "g1", "toy", 0, 2, 7, {}, {"decision_ms": 1000, "bank_ms": 5000}, {"hand": [1]}
+        "g1",
+        "toy",
+        0,
+        2,
+        7,
+        {},
+        {"decision_ms": 1000, "bank_ms": 5000, "game_ms": 600000},
+        {"hand": [1]},
     )
     return {
         "hello": messages.hello("0.1.0"),

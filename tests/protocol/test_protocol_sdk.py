@@ -14,7 +14,7 @@ from protocol_testkit import ROOT, load_transcript
 from protocol import legal, sdk
 
 HELLO = {"type": "hello", "protocol": 1, "arena": "0.1.0"}
-TIME = {"decision_ms": 1000, "bank_ms": 5000}
+TIME = {"decision_ms": 1000, "bank_ms": 5000, "game_ms": 600000}
 
 
 def game_start(game_id: str = "g1", seat: int = 0, seed: int = 99) -> dict[str, Any]:
