@@ -26,6 +26,8 @@ from protocol import codec, messages
 
 STDERR_CAP_BYTES = 256 * 1024
 """At most this much of a bot's stderr is kept per log file; the rest is read and dropped."""
+MAX_QUEUED_LINES = 16
+"""Lines a bot may have sent ahead of being asked; past this it is flooding the referee."""
 _READ_CHUNK = 65536
 _STDERR_TAIL = 600
 
@@ -391,6 +393,14 @@ class BotProcess:
             self._lines.extend(self._splitter.feed(data))
         except codec.DecodeError as exc:
             raise BotProtocolError(Fault.MALFORMED, str(exc)) from None
+        if len(self._lines) > MAX_QUEUED_LINES:
+            # Lines nobody asked for would otherwise pile up in the referee's memory for as
+            # long as it waits on this bot (e.g. while the bot does not read its own stdin).
+            raise BotProtocolError(
+                Fault.UNEXPECTED,
+                f"sent more than {MAX_QUEUED_LINES} lines without being asked (one answer per "
+                "request)",
+            )
 
     def _read_stderr(self) -> None:
         try:
@@ -417,6 +427,12 @@ class BotProcess:
                 how = f"was killed by signal {signal.Signals(-code).name}"
             except ValueError:
                 how = f"was killed by signal {-code}"
+        elif code > 128 and self._launch is not None and self._launch.sandboxed:
+            # bubblewrap reports a bot killed by signal N as exit code 128 + N
+            try:
+                how = f"was killed by signal {signal.Signals(code - 128).name}"
+            except ValueError:
+                how = f"exited with code {code}"
         else:
             how = f"exited with code {code}"
         group = self._launch.cgroup if self._launch is not None else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shlex
 import sys
 import tomllib
@@ -11,13 +10,12 @@ from pathlib import Path
 
 from arena.containment.snapshot import SnapshotError, snapshot
 from arena.record import BotIdentity
+from protocol import names
 
 MANIFEST = "bot.toml"
 PYTHON_TOKEN = "{python}"
 """Replaced in a command by the interpreter running arena, so Python bots can use the SDK."""
 
-NAME_RULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,39}")
-VERSION_RULE = re.compile(r"[A-Za-z0-9._+-]{0,32}")
 
 
 class ManifestError(ValueError):
@@ -65,17 +63,13 @@ def load_bot(path: str | Path) -> BotManifest:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{manifest} is not valid TOML: {exc}") from None
     name = data.get("name")
-    if not isinstance(name, str) or not NAME_RULE.fullmatch(name):
-        raise ManifestError(
-            f'{manifest}: "name" must be 1 to 40 characters of ASCII letters, digits and . _ + - '
-            f'(starting with a letter or digit), e.g. name = "mybot"'
-        )
+    problem = names.check_bot_name(name)
+    if problem is not None:
+        raise ManifestError(f'{manifest}: "name": {problem}, e.g. name = "mybot"')
     version = data.get("version", "")
-    if not isinstance(version, str) or not VERSION_RULE.fullmatch(version):
-        raise ManifestError(
-            f'{manifest}: "version" must be at most 32 characters of ASCII letters, digits and '
-            f'. _ + -, e.g. version = "1.0"'
-        )
+    problem = names.check_bot_version(version)
+    if problem is not None:
+        raise ManifestError(f'{manifest}: "version": {problem}, e.g. version = "1.0"')
     command = data.get("command")
     if isinstance(command, str):
         command = shlex.split(command)

@@ -27,7 +27,7 @@ DENIED = (
     # namespaces (clone's flags are checked separately)
     "unshare", "setns",
     # other processes' memory
-    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp",
+    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
     # the kernel's keyrings, BPF, perf, io_uring, userfaultfd: large attack surfaces
     "keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd",
     "io_uring_setup", "io_uring_enter", "io_uring_register",
@@ -45,7 +45,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
         "mount_setattr": 442, "open_by_handle_at": 304, "name_to_handle_at": 303,
         "unshare": 272, "setns": 308, "ptrace": 101, "process_vm_readv": 310,
-        "process_vm_writev": 311, "kcmp": 312, "keyctl": 250, "add_key": 248,
+        "process_vm_writev": 311, "kcmp": 312, "pidfd_getfd": 438, "keyctl": 250, "add_key": 248,
         "request_key": 249, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "sched_setscheduler": 144, "sched_setparam": 142, "sched_setattr": 314,
@@ -60,7 +60,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
         "mount_setattr": 442, "open_by_handle_at": 265, "name_to_handle_at": 264,
         "unshare": 97, "setns": 268, "ptrace": 117, "process_vm_readv": 270,
-        "process_vm_writev": 271, "kcmp": 272, "keyctl": 219, "add_key": 217,
+        "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438, "keyctl": 219, "add_key": 217,
         "request_key": 218, "bpf": 280, "perf_event_open": 241, "userfaultfd": 282,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "sched_setscheduler": 119, "sched_setparam": 118, "sched_setattr": 274,

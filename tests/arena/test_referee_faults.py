@@ -37,6 +37,7 @@ CASES = [
     ("close", 1, "timeout", "within"),
     ("child", 1, "crash", "exited with code 0"),
     ("chatty", 1, "schema", "log"),
+    ("flood", 1, "unexpected", "more than 16 lines without being asked"),
 ]
 
 

@@ -29,6 +29,7 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   snoop       at start, tries to connect to 127.0.0.1:PORT and to read each PATH given after
               N (fakebot.py snoop 1 PORT PATH...), and logs what it reached to stderr
   chatty      sends an unsolicited message when a game starts, before being asked anything
+  flood       when a game starts, sends 10,000 short lines nobody asked for
   bytes       answers request N with the raw bytes of the file named by FAKEBOT_BYTES
               (given as its third argument), whatever they are
   hostile-crash  at request N writes terminal escapes, markup and a forged line to stderr
@@ -98,6 +99,9 @@ for line in sys.stdin:
         break
     if kind == "game_start" and mode == "chatty":
         send({"type": "log", "text": "hello everyone"})
+    if kind == "game_start" and mode == "flood":
+        sys.stdout.write('{"type": "log"}\n' * 10_000)
+        sys.stdout.flush()
     if kind != "request":
         continue
     requests += 1
