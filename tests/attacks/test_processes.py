@@ -4,13 +4,19 @@ touch any process but its own, stop the referee, or make namespaces."""
 from __future__ import annotations
 
 import os
+import pty
+import select
 import signal
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from arena.containment.limits import DEFAULT_LIMITS
 from tests.attacks.conftest import (
     Match,
+    Observations,
     assert_contained,
     attack_bot,
     blocked,
@@ -215,3 +221,47 @@ def test_it_has_no_controlling_terminal(peers_match):
     blocked(match, TTY, "open_dev_tty", "ENXIO")
     blocked(match, TTY, "open_dev_console", "ENOENT")
     assert match.info(TTY, "controlling_tty") == {"tty_nr": 0, "isatty": [False, False, False]}
+
+
+def test_tiocsti_cannot_type_into_the_terminal_arena_runs_in(tmp_path, arena_cache):
+    """`arena check` run from a terminal (a pty that is its controlling terminal, as in an
+    interactive shell): the bot must not reach it. Had TIOCSTI worked, its text would sit in
+    the terminal's input queue and be echoed back to the pty's master side."""
+    bot = attack_bot(tmp_path, "tty")
+    logs = tmp_path / "logs"
+    command = [sys.executable, "-m", "arena", "check", str(bot), "--game", "corruption",
+               "--games", "1", "--logs", str(logs), "--startup-ms", "60000",
+               "--decision-ms", "20000"]  # fmt: skip
+    root = Path(__file__).resolve().parents[2]
+    pid, master = pty.fork()
+    if pid == 0:  # the child: a session leader whose controlling terminal is the pty
+        try:
+            os.chdir(root)
+            os.execv(sys.executable, command)
+        finally:
+            os._exit(127)
+    output = b""
+    deadline = time.monotonic() + 300  # a safety net against a hung check, not a clock
+    try:
+        while time.monotonic() < deadline:
+            if not select.select([master], [], [], 1.0)[0]:
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child side is closed
+                break
+            if not chunk:
+                break
+            output += chunk
+    finally:
+        os.close(master)
+        if os.waitpid(pid, os.WNOHANG) == (0, 0):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    text = output.decode(errors="replace")
+    assert "PASS" in text, text[-3000:]
+    assert "ARENA-TTY-INJECTED" not in text, "typed into the referee's terminal"
+    seen = Observations.from_text("".join(p.read_text() for p in logs.rglob("*.log")))
+    for fd in (0, 1, 2):
+        assert seen[f"tiocsti_fd{fd}"] == ("blocked", "ENOTTY")
+    assert seen["open_dev_tty"] == ("blocked", "ENXIO"), "no controlling terminal"
