@@ -9,6 +9,12 @@ what each attempt observed to stderr (the bot's log) as one line:
 outcome ``blocked`` (the attempt failed; detail: the errno name or exception), ``SUCCEEDED``
 (it worked: a hole, unless the test says it is a harmless control) or ``info`` (an
 observation; detail: JSON). A bot reads what the test told it from params.json in its folder.
+
+Every attack must be harmless if it succeeds, even run as root outside any sandbox (a broken
+sandbox in CI must not damage the machine): it aims at its own folders (/bot, workdir()) rather
+than the host's, uses arguments the kernel refuses when privileged (a bad reboot magic, bad
+kexec flags), sets what it changes to the value it already has (hostname, time zone), undoes
+what worked at once, and leaves no process that could outlive it for long.
 """
 
 from __future__ import annotations
@@ -59,6 +65,15 @@ def params() -> dict[str, Any]:
             return json.load(handle)
     except FileNotFoundError:
         return {}
+
+
+def workdir() -> str:
+    """A fresh folder of the bot's own for what an attack makes (device nodes, mount points,
+    FIFOs): under $TMPDIR, which is the sandbox's private /tmp, or (should a bot ever run
+    unsandboxed) arena's temporary HOME for it, removed when it stops; never the host's /tmp."""
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="attack-", dir=os.environ.get("TMPDIR") or None)
 
 
 def report(label: str, outcome: str, detail: object = "") -> None:

@@ -1,66 +1,78 @@
 """Attacks on the bot sandbox: hostile bots run for real, and the proof that each one failed.
 
 Every attack is a real bot folder (bots/NAME/: bot.toml + bot.py) run as a real subprocess
-under the real sandbox by the real referee (Lineup + play_game on the toy game; the arena CLI
-where the CLI is the point). A test copies the folder into its temporary directory together with
-attacklib.py (the protocol loop, raw system calls through ctypes) and a params.json of what the
-bot needs to know (ports, host paths to go for), loads it with load_bot, and plays. The bot
-attacks (at its first request unless said otherwise), writes one line per attempt to its stderr
-log, ``ATTACK label outcome detail`` (blocked / SUCCEEDED / info), and plays on. The tests assert
-on those lines AND on the host: files outside unchanged, the game complete with every other seat
-"ok", and, after the Lineup closed, no process left with any user id the bots ran as, no cgroup
-directory left, no descriptor or child process of the referee's left open.
+under the real sandbox by the real referee (Lineup + play_game on the toy game, Intrigue where
+its free text matters; the arena CLI where the CLI is the point). A test copies the folder into
+its temporary directory together with attacklib.py (the protocol loop, raw system calls through
+ctypes) and a params.json of what the bot needs to know (ports, host paths to go for), loads it
+with load_bot, and plays. The bot attacks (at its first request unless said otherwise), writes
+one line per attempt to its stderr log, ``ATTACK label outcome detail`` (blocked / SUCCEEDED /
+info), and plays on. The tests assert on those lines AND on the host (play_match, Match,
+assert_contained): what it reached of the host's listeners and files, its processes all in its
+cgroup and running as its own bot user with no capabilities (looked at from the host while it
+plays), the games complete with every other seat "ok", and, once the Lineup closed, no process
+left with any user id the bots ran as, no cgroup directory left, no descriptor or child process
+of the referee's left open. Read-only probes share one match per module.
 
-The attacks, by bot (test file in brackets):
-  caps          capabilities, uid, no_new_privs, seccomp mode; setuid(0), setgroups, capset,
-                ambient caps, raising rlimits, setuid-root binaries (su, mount)   [privileges]
-  procfs        /proc/sysrq-trigger, /proc/kcore, kallsyms, /proc/sys, uid_map, dmesg, /sys
+Every attack is harmless should it succeed, even run as root with no sandbox at all (see
+attacklib.py): a broken sandbox must fail these tests, not damage the machine running them.
+
+The attacks, by bot (test module in brackets):
+  caps          capabilities, uid, groups, no_new_privs, seccomp mode; setuid(0), setgroups,
+                capset, ambient caps, raising rlimits, setuid-root programs      [privileges]
+  procfs        /proc/sysrq-trigger, /proc/kcore, kallsyms, /proc/sys, uid_map, kmsg, /sys
                                                                                   [privileges]
   descriptors   descriptors inherited from the referee (the seccomp pipe, its database)
                                                                                   [privileges]
   environment   the referee's environment (a secret set by the test), /proc/*/environ
                                                                                   [privileges]
-  secrets       the referee's database, a league file, other bots' folders, its own source
-                folder, the snapshot cache, /root, /etc/shadow; every host file outside the
-                system dirs                                                       [filesystem]
-  remount       mount -o remount,rw of /usr, the venv, the SDK, /bot, /; umount /bot; new
-                mount API; a .pth planted in site-packages; files in /usr, the SDK  [filesystem]
-  mknod         a block device of the host disk (and /dev/mem, /dev/kmsg) made and mounted;
+  secrets       the referee's database, a league file, another bot's folder and snapshot, its
+                own source folder, the referee's code, the snapshot cache, /root, /etc/shadow;
+                every host file outside the system, Python and SDK folders       [filesystem]
+  remount       mount -o remount,rw of /usr, the venv, the Python install, the SDK, /bot, /;
+                umount /bot; mounts over it; the new mount API; chroot, pivot_root; a .pth
+                planted in site-packages; files in /usr, /etc, the SDK            [filesystem]
+  mknod         block devices of the host disk (made, read, mounted); /dev/mem, /dev/kmsg;
                 /dev holding no host device                                       [filesystem]
-  disk          writes, chmod, rename, unlink in /bot; hard links out of /tmp; a 200 MiB
-                file; /tmp filled past its 64 MiB                                 [filesystem]
-  writable      every directory it can write to (only /tmp)                       [filesystem]
+  writable      every folder it can write to (only /tmp)                          [filesystem]
   coredump      a crashing child dumping core                                     [filesystem]
-  link_out      shipped symbolic links to host secrets (absolute and relative), to /dev/zero,
-                a loop                                                            [snapshot]
-  fifo_planter  a FIFO planted in its own folder mid-league                       [snapshot]
-  rewriter      rewriting its own bot.py mid-league; the code that runs after a restart
-                                                                                  [snapshot]
-  (folders)     a FIFO, a socket, a device, links to /dev/zero and in a loop in a bot folder;
-                manifest names of 300 characters, with NUL, ../../x, markup, ANSI   [snapshot]
-  cgroup_escape mounting cgroupfs (v1 and v2) to leave its cgroup, then forking    [processes]
-  forkbomb      processes and threads past the cap, setsid and double forks      [processes]
+  disk          writes, chmod, rename, unlink in /bot; hard links out; /tmp filled past its
+                64 MiB; a 200 MiB file; its marker looked for on the host after    [filesystem]
+  link_out      shipped links to host secrets (absolute, relative), /etc/shadow, /, /dev/zero,
+                a loop: copied as links, leading nowhere inside                     [snapshot]
+  fifo_planter  a FIFO or a /dev/zero link planted in its folder mid-league; the folder
+                reloaded                                                            [snapshot]
+  rewriter      its own bot.py rewritten mid-league; the code run after a restart   [snapshot]
+  (folders)     a FIFO, a socket, character and block devices, a 1 TiB sparse file, too many
+                entries in a bot folder; manifest names and versions of 300 characters, with
+                NUL, ../../x, rich markup, ANSI, a newline, a leading dash         [snapshot]
+  cgroup_escape cgroupfs (v1 and v2) mounted to leave its cgroup; then forking      [processes]
+  forkbomb      processes and threads past the cap, setsid and double forks       [processes]
   daemon        a double-forked, setsid, fd-closing, signal-ignoring grandchild; a stopped
                 one; a zombie                                                     [processes]
-  spy           other processes through /proc, ptrace, process_vm_readv, kcmp, pidfd_getfd
-                                                                                  [processes]
-  stop_referee  kill(-1, SIGSTOP), kill of its parent and of pid 1, signals aimed at the
-                referee's host pid                                                [processes]
+  spy           /proc of others, pid 1's environ/root/mem, ptrace, process_vm_readv, kcmp,
+                pidfd_getfd                                                       [processes]
+  stop_referee  kill(-1, SIGSTOP/SIGKILL), its parent, pid 1, the referee's host pid; a
+                harmless SIGWINCH the referee counts                              [processes]
   namespaces    unshare and clone with every namespace flag, clone3, setns, nested bwrap
                                                                                   [processes]
-  tty           TIOCSTI into its stdin and /dev/tty, its controlling terminal     [processes]
+  tty           TIOCSTI into its streams and /dev/tty; also under `arena check` run from a
+                terminal (a pty)                                                  [processes]
   memory        four children of 700 MiB each (2.8 GiB against a 2 GiB cap)      [resources]
   spinner       eight processes spinning while the others play (a 1-core cap)    [resources]
-  realtime      SCHED_FIFO/RR, sched_setattr, nice -20, setpriority, I/O priority  [resources]
-  kernel        keyctl, add_key, bpf, perf_event_open, io_uring, userfaultfd, kexec, modules,
-                reboot, swapon, syslog, iopl, settimeofday, the x32 and i386 ABIs  [kernel]
-  network       TCP and UDP to the test's listeners, raw and packet sockets, DNS, the host's
-                abstract unix sockets                                             [network]
-  twin          two copies of one bot: /tmp, abstract sockets, SysV IPC, loopback TCP
-                                                                                  [network]
+  realtime      SCHED_FIFO/RR/DEADLINE, sched_setattr, nice -1, setpriority -20, I/O class
+                real-time                                                         [resources]
+  kernel        keyctl, add_key, request_key, bpf, perf_event_open, io_uring, userfaultfd,
+                open_by_handle_at, kexec, modules, reboot, swapon, acct, quotactl, iopl,
+                sethostname, fanotify, settimeofday, vhangup; the x32 and i386 ABIs  [kernel]
+  network       TCP and UDP to the test's listeners (loopback and the host's addresses),
+                the host's abstract unix sockets, DNS, raw, packet and ping sockets [network]
+  twin          two copies of one bot: /tmp, abstract and loopback sockets, SysV shared
+                memory and message queues, a FIFO, each other's processes          [network]
   nested_json, bigint, surrogate_toy, surrogate_promise, hello_name: hostile answers and hello
                 names: a fault with a reason, never a referee exception           [protocol]
-  cli_markup    bot text printed by `arena check` (rich markup, ANSI escapes)     [protocol]
+  cli_markup, cli_escape, hello_name: bot text (markup, escape sequences) printed by
+                `arena check`                                                      [protocol]
 """
 
 from __future__ import annotations

@@ -125,15 +125,15 @@ def test_read_only_binds_cannot_be_remounted_read_write(match, target):
 @pytest.mark.parametrize(
     "label",
     [
-        "remount_root_plain",
+        "remount_bot_superblock",
         "umount_bot",
         "mount_tmpfs_over_bot",
-        "bind_tmp_over_usr",
+        "bind_tmp_over_bot",
         "fsopen_tmpfs",
         "open_tree_usr",
         "mount_setattr_usr",
         "chroot_tmp",
-        "pivot_root_tmp",
+        "pivot_root_bot",
     ],
 )
 def test_no_mount_of_any_kind(match, label):

@@ -10,7 +10,7 @@ import os
 import resource
 import subprocess
 
-from attacklib import attempt, errname, info, libc, play, report, try_syscall
+from attacklib import attempt, errname, info, libc, play, report, try_syscall, workdir
 
 
 def status() -> dict[str, str]:
@@ -61,9 +61,11 @@ def attack() -> None:
         )
     info("rlimits", {name: resource.getrlimit(getattr(resource, name)) for name in (
         "RLIMIT_NPROC", "RLIMIT_AS", "RLIMIT_CORE", "RLIMIT_RTPRIO", "RLIMIT_FSIZE")})  # fmt: skip
-    # setuid-root programs: with no_new_privs (and nosuid mounts) they run as the bot's user
+    # setuid-root programs: with no_new_privs (and nosuid mounts) they run as the bot's user;
+    # the mount point is a folder of its own (a tmpfs over the host's /tmp would hide it)
+    target = workdir()
     for label, argv in (
-        ("suid_mount", ["/usr/bin/mount", "-t", "tmpfs", "none", "/tmp"]),
+        ("suid_mount", ["/usr/bin/mount", "-t", "tmpfs", "none", target]),
         ("suid_su", ["/usr/bin/su", "-c", "id -u", "root"]),
         ("suid_umount", ["/usr/bin/umount", "/bot"]),
     ):
@@ -78,6 +80,8 @@ def attack() -> None:
         said = (done.stdout + done.stderr).decode(errors="replace").strip()[:100]
         report(label, "blocked" if done.returncode != 0 else "SUCCEEDED",
                f"exit={done.returncode} {said}")  # fmt: skip
+    if os.path.ismount(target):
+        subprocess.run(["/usr/bin/umount", "-l", target], capture_output=True)
 
 
 def on_request(number, request):

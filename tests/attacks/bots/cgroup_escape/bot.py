@@ -2,12 +2,16 @@
 
 Looks for the cgroup file system (/sys/fs/cgroup), mounts its own (v1 pids and memory, and
 cgroup2) to write its pid into a root cgroup.procs, reads /proc/self/cgroup. Then it starts
-children that sleep (the host checks they are all in its cgroup) and forks until refused."""
+children that stay (the host checks they are all in its cgroup) and forks until refused.
+
+Its children wait on a pipe the bot holds, not on a clock: should they ever escape the cgroup's
+final kill, they still end with the bot. A cgroup file system it managed to mount is unmounted."""
 
 import os
-import time
 
-from attacklib import attempt, info, play, report, try_syscall
+from attacklib import attempt, info, play, report, try_syscall, workdir
+
+MNT_DETACH = 2
 
 
 def join_root(path: str) -> str:
@@ -16,29 +20,36 @@ def join_root(path: str) -> str:
     return f"wrote to {path}"
 
 
+def stay(hold: int) -> None:
+    os.read(hold, 1)  # returns when the bot (every holder of the write end) is gone
+    os._exit(0)
+
+
 def attack() -> None:
     info("proc_self_cgroup", open("/proc/self/cgroup").read().splitlines())
     for path in ("/sys/fs/cgroup/cgroup.procs", "/sys/fs/cgroup/pids/cgroup.procs",
                  "/sys/fs/cgroup/memory/cgroup.procs", "/sys/fs/cgroup/unified/cgroup.procs"):  # fmt: skip
         attempt(f"join:{path}", lambda path=path: join_root(path))
+    work = workdir()
     for label, fstype, options in (("v1_pids", "cgroup", "pids"), ("v1_memory", "cgroup", "memory"),
                                    ("v2", "cgroup2", None)):  # fmt: skip
-        target = f"/tmp/{label}"
-        os.makedirs(target, exist_ok=True)
+        target = os.path.join(work, label)
+        os.mkdir(target)
         try_syscall(f"mount_{label}", "mount", "cgroup", target, fstype, 0, options)
         if os.path.ismount(target):
             attempt(
                 f"join_mounted_{label}", lambda target=target: join_root(f"{target}/cgroup.procs")
             )
+            try_syscall("undo", "umount2", target, MNT_DETACH)
         else:
             report(f"join_mounted_{label}", "blocked", "not-mounted")
-    # children that stay (the host looks at where they are), then fork until refused
+    hold, keep = os.pipe()
     sleepers = 0
     for _ in range(4):
         if os.fork() == 0:
+            os.close(keep)
             os.setsid()
-            time.sleep(3600)
-            os._exit(0)
+            stay(hold)
         sleepers += 1
     forked = 0
     while forked < 1000:
@@ -47,10 +58,14 @@ def attack() -> None:
         except OSError:
             break
         if pid == 0:
-            time.sleep(3600)
-            os._exit(0)
+            os.close(keep)
+            stay(hold)
         forked += 1
     info("forked_after_escape", {"sleepers": sleepers, "more": forked})
+    KEPT.append(keep)
+
+
+KEPT: list[int] = []
 
 
 def on_request(number, request):

@@ -21,8 +21,8 @@ def daemonize(stop_self: bool) -> int:
             os.closerange(0, 1024)
             if stop_self:
                 os.kill(os.getpid(), signal.SIGSTOP)
-            while True:
-                time.sleep(3600)
+            time.sleep(600)  # long enough to outlive any game; not for ever, should it escape
+            os._exit(0)
         os._exit(0)
     os.close(write_end)
     pid = int(os.read(read_end, 32))

@@ -29,6 +29,7 @@ def fill(prefix: str, chunk: int, files: int, per_file: int) -> tuple[int, str]:
 
 def attack() -> None:
     marker = params()["marker"]
+    work = os.environ.get("TMPDIR") or "/tmp"  # /tmp in the sandbox; never the host's own
     attempt("create_in_bot", lambda: open(f"/bot/{marker}", "x").close())
     attempt("append_bot_py", lambda: open("/bot/bot.py", "a").close())
     attempt("truncate_bot_py", lambda: os.truncate("/bot/bot.py", 0))
@@ -38,19 +39,19 @@ def attack() -> None:
     attempt("unlink_bot_toml", lambda: os.unlink("/bot/bot.toml"))
     attempt("mkdir_in_bot", lambda: os.mkdir(f"/bot/{marker}.d"))
     attempt("symlink_in_bot", lambda: os.symlink("/etc/passwd", f"/bot/{marker}.l"))
-    attempt("hardlink_bot_to_tmp", lambda: os.link("/bot/bot.py", f"/tmp/{marker}.hl"))
-    attempt("hardlink_etc_to_tmp", lambda: os.link("/etc/passwd", f"/tmp/{marker}.pw"))
-    stats = os.statvfs("/tmp")
+    attempt("hardlink_bot_to_tmp", lambda: os.link("/bot/bot.py", f"{work}/{marker}.hl"))
+    attempt("hardlink_etc_to_tmp", lambda: os.link("/etc/passwd", f"{work}/{marker}.pw"))
+    stats = os.statvfs(work)
     info("tmp_size_mib", stats.f_blocks * stats.f_frsize / MIB)
-    written, error = fill(f"/tmp/{marker}", MIB, 100, 8 * MIB)
+    written, error = fill(f"{work}/{marker}", MIB, 100, 8 * MIB)
     info("fill_tmp", {"written_mib": written / MIB, "error": error})
-    for name in os.listdir("/tmp"):
-        if name.startswith(marker) and not name.endswith((".hl", ".pw")):
-            os.unlink(f"/tmp/{name}")
-    written, error = fill(f"/tmp/{marker}.big", MIB, 1, 200 * MIB)
+    for name in os.listdir(work):
+        if name.startswith(marker):
+            os.unlink(f"{work}/{name}")
+    written, error = fill(f"{work}/{marker}.big", MIB, 1, 200 * MIB)
     info("huge_file", {"written_mib": written / MIB, "error": error})
-    os.unlink(f"/tmp/{marker}.big-0")
-    with open(f"/tmp/{marker}.kept", "w") as handle:  # left for the host to look for
+    os.unlink(f"{work}/{marker}.big-0")
+    with open(f"{work}/{marker}.kept", "w") as handle:  # left for the host to look for
         handle.write(marker)
 
 

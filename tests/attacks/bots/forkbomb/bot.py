@@ -1,16 +1,18 @@
 """Attack: more processes than its share, hard to kill: each child leaves the process group
 (setsid) and double-forks a grandchild that is reparented away from the bot; then threads,
-until the kernel refuses. Reports how many it got; all of them must die with the bot."""
+until the kernel refuses. Reports how many it got; all of them must die with the bot (they
+wait on a pipe the bot holds, so even a failed kill would not leave them for long)."""
 
 import os
 import threading
-import time
 
 from attacklib import info, play
 
 
 def bomb() -> dict[str, int]:
     ready_read, ready_write = os.pipe()
+    hold, keep = os.pipe()  # its processes wait on this: they end with the bot, whatever happens
+    KEPT.append(keep)
     children = 0
     while children < 300:
         try:
@@ -21,8 +23,9 @@ def bomb() -> dict[str, int]:
             os.setsid()
             try:
                 if os.fork() == 0:  # the grandchild: reparented to pid 1 when its parent exits
+                    os.close(keep)
                     os.write(ready_write, b"g")
-                    time.sleep(3600)
+                    os.read(hold, 1)
                     os._exit(0)
             except OSError:
                 pass
@@ -46,6 +49,9 @@ def bomb() -> dict[str, int]:
     tasks = sum(len(os.listdir(f"/proc/{p}/task")) for p in os.listdir("/proc") if p.isdigit())
     return {"children": children, "grandchildren": grandchildren, "threads": threads,
             "tasks_seen": tasks}  # fmt: skip
+
+
+KEPT: list[int] = []
 
 
 def on_request(number, request):

@@ -13,6 +13,7 @@ both through."""
 import ctypes
 import os
 import platform
+import socket
 import struct
 
 from attacklib import NR, forked, i386_getpid, info, libc, play, report, syscall, try_syscall
@@ -41,7 +42,7 @@ def attack() -> None:
     try_syscall("name_to_handle_at", "name_to_handle_at", -100, "/etc/passwd", handle,
                 ctypes.byref(mount_id), 0)  # fmt: skip
     try_syscall("open_by_handle_at", "open_by_handle_at", os.open("/", os.O_RDONLY), handle, 0)
-    try_syscall("kexec_load", "kexec_load", 0, 0, None, 0)
+    try_syscall("kexec_load", "kexec_load", 0, 0, None, 0x7FFF0000)  # bad flags: EINVAL for root
     try_syscall("init_module", "init_module", b"\0" * 64, 64, "")
     try_syscall("finit_module", "finit_module", os.open("/bot/bot.py", os.O_RDONLY), "", 0)
     try_syscall("delete_module", "delete_module", "arena_no_such_module", 0o4000)
@@ -51,12 +52,18 @@ def attack() -> None:
     try_syscall("quotactl", "quotactl", 0x800007, "/dev/null", 0, None)  # Q_SYNC
     try_syscall("iopl", "iopl", 3)
     try_syscall("ioperm", "ioperm", 0x80, 1, 1)
-    try_syscall("sethostname", "sethostname", "pwned", 5)
+    name = socket.gethostname().encode()
+    try_syscall("sethostname", "sethostname", name, len(name))  # the name it has: no change
     try_syscall("fanotify_init", "fanotify_init", 0, 0)
     timezone = (ctypes.c_int * 2)()
     libc.gettimeofday(None, timezone)
     try_syscall("settimeofday_tz", "settimeofday", None, timezone)
-    try_syscall("vhangup", "vhangup")
+    with open("/proc/self/stat") as handle:
+        tty = int(handle.read().rsplit(")", 1)[1].split()[4])
+    if tty == 0:  # with no terminal there is nothing to hang up, should the call work
+        try_syscall("vhangup", "vhangup")
+    else:
+        report("vhangup", "not-tried", f"it has a terminal ({tty})")
     # other ABIs
     result, _ = syscall("getpid")
     info("x86_64_getpid_control", {"result": result, "me": os.getpid()})

@@ -44,8 +44,9 @@ def attack() -> None:
     attempt("udp_loopback", lambda: udp("127.0.0.1", udp_port))
     attempt("abstract_unix", lambda: abstract(given["abstract"]))
     attempt("dns", lambda: socket.getaddrinfo("example.com", 80))
-    attempt("dns_server", lambda: udp("8.8.8.8", 53))
-    attempt("tcp_internet", lambda: tcp("1.1.1.1", 80))
+    # addresses outside the machine (documentation ranges: no one answers, should it get out)
+    attempt("dns_server", lambda: udp("192.0.2.53", 53))
+    attempt("tcp_internet", lambda: tcp("198.51.100.80", 80))
     attempt(
         "raw_socket",
         lambda: socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP).close(),

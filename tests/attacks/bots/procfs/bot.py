@@ -30,8 +30,9 @@ def read_some(path: str) -> str:
 def attack() -> None:
     attempt("sysrq_trigger", lambda: open_for_write("/proc/sysrq-trigger"))
     attempt("kcore", lambda: read_some("/proc/kcore"))
-    attempt("kmsg", lambda: read_some("/dev/kmsg"))
-    attempt("proc_kmsg", lambda: read_some("/proc/kmsg"))
+    # opening them is the privilege check; reading /proc/kmsg would consume the kernel's log
+    attempt("kmsg", lambda: os.close(os.open("/dev/kmsg", os.O_RDONLY)) or "opened")
+    attempt("proc_kmsg", lambda: os.close(os.open("/proc/kmsg", os.O_RDONLY)) or "opened")
     try_syscall("syslog_read_all", "syslog", 3, bytes(4096), 4096)  # SYSLOG_ACTION_READ_ALL
     attempt("drop_caches", lambda: write("/proc/sys/vm/drop_caches", "1"))
     attempt("core_pattern", lambda: open_for_write("/proc/sys/kernel/core_pattern"))

@@ -10,7 +10,7 @@ import time
 
 from attacklib import attempt, info, params, play, report, syscall, try_syscall
 
-PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_DETACH = 0, 16, 17
+PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_DETACH, PTRACE_SEIZE = 0, 16, 17, 0x4206
 
 
 class IoVec(ctypes.Structure):
@@ -42,7 +42,8 @@ def attack() -> None:
     attempt("pid1_cwd", lambda: os.readlink("/proc/1/cwd"))
     attempt("pid1_fds", lambda: os.listdir("/proc/1/fd"))
     attempt("pid1_mem", lambda: open("/proc/1/mem", "rb").close())
-    try_syscall("ptrace_attach_pid1", "ptrace", PTRACE_ATTACH, 1, 0, 0,
+    # SEIZE, not ATTACH: it does not stop the tracee (pid 1 could be a host's init)
+    try_syscall("ptrace_attach_pid1", "ptrace", PTRACE_SEIZE, 1, 0, 0,
                 undo=lambda _: syscall("ptrace", PTRACE_DETACH, 1, 0, 0))  # fmt: skip
     read_memory(1, "vm_readv_pid1")
     pidfd, error = syscall("pidfd_open", 1, 0)

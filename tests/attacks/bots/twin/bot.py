@@ -25,6 +25,7 @@ def plant(token: str, key: int, port: int) -> None:
     report("plant_shm", "SUCCEEDED" if shm >= 0 else "blocked", shm)
     queue = libc.msgget(key, IPC_CREAT | 0o666)
     report("plant_msg", "SUCCEEDED" if queue >= 0 else "blocked", queue)
+    PLANTED.update(shm=shm, queue=queue)
     attempt("plant_fifo", lambda: os.mkfifo(f"/tmp/{token}.fifo"))
     info("planter_pid", os.getpid())
 
@@ -50,6 +51,23 @@ def look(token: str, key: int, port: int) -> None:
 
 
 SEAT = {}
+PLANTED = {}
+IPC_RMID = 0
+
+
+def on_game_over(message):
+    """The first copy clears up what it left (in the sandbox it all goes with the sandbox
+    anyway; outside one it would stay in the host's /tmp and IPC namespace)."""
+    if SEAT.get("seat") != 0:
+        return
+    token = params()["token"]
+    for path in (f"/tmp/{token}", f"/tmp/{token}.fifo"):
+        if os.path.lexists(path):
+            os.unlink(path)
+    if PLANTED.get("shm", -1) >= 0:
+        libc.shmctl(PLANTED["shm"], IPC_RMID, None)
+    if PLANTED.get("queue", -1) >= 0:
+        libc.msgctl(PLANTED["queue"], IPC_RMID, None)
 
 
 def on_game_start(message):
@@ -68,4 +86,4 @@ def on_request(number, request):
 
 libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
 libc.msgget.argtypes = [ctypes.c_int, ctypes.c_int]
-play(name="twin", on_request=on_request, on_game_start=on_game_start)
+play(name="twin", on_request=on_request, on_game_start=on_game_start, on_game_over=on_game_over)
