@@ -125,8 +125,8 @@ def test_it_sees_only_its_own_pid_namespace(peers_match):
     assert len(pids) <= 3, pids
     assert set(pids.values()) <= {
         "/usr/bin/bwrap",
-        os.path.realpath(os.sys.executable),
-        os.sys.executable,
+        os.path.realpath(sys.executable),
+        sys.executable,
     }, pids
     assert match.info(SPY, "referee_pid_visible") is False
 

@@ -8,15 +8,16 @@ import json
 import os
 import socket
 import stat
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
+import protocol
 from arena.containment import snapshot as snapshotting
 from arena.manifest import ManifestError, load_bot
 from tests.attacks.conftest import (
-    ATTACKLIB,
     assert_contained,
     attack_bot,
     blocked,
@@ -86,7 +87,8 @@ def test_links_out_lead_nowhere_inside(links):
     blocked(match, 0, "follow_shadow", "EACCES")
     blocked(match, 0, "follow_loop_a", "ELOOP")
     assert match.seen(0)["follow_zero"][0] == "SUCCEEDED", "its own /dev/zero: harmless"
-    python_tops = {Path(p).parts[1] for p in (os.sys.prefix, os.sys.base_prefix, str(ATTACKLIB))}
+    bound = (sys.prefix, sys.base_prefix, protocol.__file__)  # the Python and the SDK
+    python_tops = {Path(p).parts[1] for p in bound}
     assert set(match.info(0, "root_lists")) <= SANDBOX_ROOT | python_tops | {"root"}
 
 
