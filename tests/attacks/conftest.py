@@ -59,6 +59,8 @@ The attacks, by bot (test module in brackets):
   tty           TIOCSTI into its streams and /dev/tty; also under `arena check` run from a
                 terminal (a pty)                                                  [processes]
   memory        four children of 700 MiB each (2.8 GiB against a 2 GiB cap)      [resources]
+  oom           its /tmp filled, then memory 32 MiB at a time: killed, and the fault says why
+                                                                                  [resources]
   spinner       eight processes spinning while the others play (a 1-core cap)    [resources]
   realtime      SCHED_FIFO/RR/DEADLINE, sched_setattr, nice -1, setpriority -20, I/O class
                 real-time                                                         [resources]

@@ -83,3 +83,15 @@ def test_no_raised_priority(priority_match, label):
 def test_lowering_its_priority_is_fine_the_control(priority_match):
     assert priority_match.seen(0)["nice_plus_1_control"] == ("SUCCEEDED", "1")
     assert os.nice(0) == 0, "the referee's own priority is untouched"
+
+
+def test_a_bot_past_its_memory_cap_is_killed_and_told_why(tmp_path, arena_cache):
+    match = play_match(
+        [attack_bot(tmp_path, "oom"), good_bot(tmp_path), good_bot(tmp_path, "g2")], tmp_path
+    )
+    assert_contained(match, attackers=[0], fault="crash")
+    reason = match.record.seats[0].fault_reason or ""
+    assert match.info(0, "tmp_filled_mib") == 63
+    # under bubblewrap the referee's child is bwrap, which reports its child's SIGKILL as 137
+    assert "SIGKILL" in reason or "code 137" in reason, reason
+    assert f"memory cap of {DEFAULT_LIMITS.memory_mib} MiB" in reason, reason
