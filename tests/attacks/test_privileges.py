@@ -107,6 +107,7 @@ KNOBS = {
     "syslog_read_all": None,
     "drop_caches": "/proc/sys/vm/drop_caches",
     "core_pattern": "/proc/sys/kernel/core_pattern",
+    "ns_last_pid": "/proc/sys/kernel/ns_last_pid",
     "uid_map": "/proc/self/uid_map",
     "setgroups_file": "/proc/self/setgroups",
     "oom_score_adj_lower": "/proc/self/oom_score_adj",

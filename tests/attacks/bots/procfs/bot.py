@@ -36,6 +36,8 @@ def attack() -> None:
     try_syscall("syslog_read_all", "syslog", 3, bytes(4096), 4096)  # SYSLOG_ACTION_READ_ALL
     attempt("drop_caches", lambda: write("/proc/sys/vm/drop_caches", "1"))
     attempt("core_pattern", lambda: open_for_write("/proc/sys/kernel/core_pattern"))
+    # the one world-writable file in /proc/sys (the pid namespace's next pid; needs CAP_SYS_ADMIN)
+    attempt("ns_last_pid", lambda: write("/proc/sys/kernel/ns_last_pid", "300"))
     attempt("uid_map", lambda: write("/proc/self/uid_map", "0 0 1"))
     attempt("setgroups_file", lambda: write("/proc/self/setgroups", "allow"))
     attempt("oom_score_adj_lower", lambda: write("/proc/self/oom_score_adj", "-1000"))
