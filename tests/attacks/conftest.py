@@ -144,7 +144,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def arena_cache(tmp_path_factory: pytest.TempPathFactory):
-    """A snapshot cache of the module's own, so a test can scan all of it."""
+    """A snapshot cache for the module's shared matches (module fixtures are set up before the
+    function-scoped own_snapshot_cache of tests/conftest.py, which gives each test its own)."""
     cache = tmp_path_factory.mktemp("arena-cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ARENA_CACHE", str(cache))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import protocol
+from arena.containment.snapshot import cache_root
 from tests.attacks.conftest import (
     Match,
     assert_contained,
@@ -233,7 +234,7 @@ def test_disk_writes_fail_or_stay_in_its_capped_tmp(tmp_path, arena_cache):
     manifest = match.lineup.manifests[0]
     assert tree_state(bot) == source
     assert sorted(tree_state(manifest.snapshot)) == sorted(source)
-    for place in (tmp_path, Path(arena_cache), Path("/tmp"), Path.cwd()):
+    for place in (tmp_path, cache_root(), Path("/tmp"), Path.cwd()):
         hits = (
             [p for p in place.rglob(f"{marker}*")]
             if place != Path("/tmp")

@@ -171,7 +171,7 @@ def test_a_special_file_in_the_folder_is_refused_at_once(tmp_path, arena_cache, 
     outcome = load_within(folder)
     assert isinstance(outcome, ManifestError), outcome
     assert words in str(outcome) and "trap" in str(outcome), outcome
-    assert not list(Path(arena_cache).glob("bots/.staging-*")), "no half-made snapshot left"
+    assert not list(snapshotting.cache_root().glob(".staging-*")), "no half-made snapshot left"
 
 
 def test_a_sparse_terabyte_file_is_refused_quickly(tmp_path, arena_cache, monkeypatch):
@@ -182,7 +182,7 @@ def test_a_sparse_terabyte_file_is_refused_quickly(tmp_path, arena_cache, monkey
     outcome = load_within(folder)
     assert isinstance(outcome, ManifestError), outcome
     assert f"{snapshotting.MAX_BYTES >> 20} MiB" in str(outcome)
-    assert not list(Path(arena_cache).glob("bots/.staging-*"))
+    assert not list(snapshotting.cache_root().glob(".staging-*"))
 
 
 def test_too_many_entries_are_refused(tmp_path, arena_cache, monkeypatch):
