@@ -17,7 +17,7 @@ of the referee's left open. Read-only probes share one match per module.
 Every attack is harmless should it succeed, even run as root with no sandbox at all (see
 attacklib.py): a broken sandbox must fail these tests, not damage the machine running them.
 
-The attacks, by bot (test module in brackets):
+The attacks, by bot (in brackets: the test module, test_attack_NAME.py):
   caps          capabilities, uid, groups, no_new_privs, seccomp mode; setuid(0), setgroups,
                 capset, ambient caps, raising rlimits, setuid-root programs      [privileges]
   procfs        /proc/sysrq-trigger, /proc/kcore, kallsyms, /proc/sys, uid_map, kmsg, /sys
