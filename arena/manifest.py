@@ -17,7 +17,6 @@ PYTHON_TOKEN = "{python}"
 """Replaced in a command by the interpreter running arena, so Python bots can use the SDK."""
 
 
-
 class ManifestError(ValueError):
     """A bot directory that cannot be used; the message says what to fix."""
 
@@ -89,8 +88,8 @@ def load_bot(path: str | Path) -> BotManifest:
     except SnapshotError as exc:
         raise ManifestError(f"{directory}: {exc}") from None
     return BotManifest(
-        name=name,
-        version=version,
+        name=str(name),  # checked above: a valid name is a str
+        version=str(version),
         command=resolved,
         directory=directory.resolve(),
         digest=digest,

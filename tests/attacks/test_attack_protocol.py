@@ -16,7 +16,6 @@ from arena.games import get_game
 from tests.attacks.conftest import assert_contained, attack_bot, good_bot, play_match
 
 ROOT = Path(__file__).resolve().parents[2]
-INPUT_SURFACE = "decoder hardening lands with branch input-surface"
 FAULTS = ("malformed", "schema", "illegal")
 
 
@@ -35,12 +34,10 @@ def assert_faulted_with_reason(match) -> None:
     assert seat.rank == 3 and seat.decisions == 0
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_SURFACE)
 def test_deeply_nested_json_is_a_fault(tmp_path, arena_cache):
     assert_faulted_with_reason(hostile_answer(tmp_path, "nested_json"))
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_SURFACE)
 def test_a_5000_digit_integer_is_a_fault(tmp_path, arena_cache):
     assert_faulted_with_reason(hostile_answer(tmp_path, "bigint"))
 
@@ -49,7 +46,6 @@ def test_a_lone_surrogate_answer_is_a_fault(tmp_path, arena_cache):
     assert_faulted_with_reason(hostile_answer(tmp_path, "surrogate_toy"))
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_SURFACE)
 def test_a_lone_surrogate_in_an_intrigue_promise_is_a_fault(tmp_path, arena_cache):
     match = hostile_answer(tmp_path, "surrogate_promise", get_game("intrigue"), {})
     assert_contained(match, attackers=[0], fault=None)
@@ -83,7 +79,6 @@ def test_hostile_hellos_do_not_stop_the_game(hello_match):
     assert_contained(hello_match, attackers=range(len(HELLO_NAMES)), fault=None, all_started=False)
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_SURFACE)
 @pytest.mark.parametrize("kind", list(HELLO_NAMES))
 def test_a_hostile_hello_name_is_a_handshake_fault(hello_match, kind):
     seat = hello_match.record.seats[list(HELLO_NAMES).index(kind)]
@@ -112,7 +107,6 @@ def arena_check(bot: Path, logs: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_SURFACE)
 @pytest.mark.parametrize(
     "bot, params, fault",
     [
@@ -130,7 +124,6 @@ def test_bot_text_reaches_the_terminal_only_as_plain_text(
     assert "\x1b" not in said and "\x07" not in said, "no escape sequence of the bot's"
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_SURFACE)
 def test_a_markup_hello_name_does_not_break_arena_check(tmp_path, arena_cache):
     done = arena_check(attack_bot(tmp_path, "hello_name", {"name": "[/]"}), tmp_path / "logs")
     said = done.stdout + done.stderr

@@ -139,5 +139,5 @@ def test_an_unwritable_cache_is_a_clear_error(tmp_path, monkeypatch):
     blocked = tmp_path / "file"
     blocked.write_text("a file where the cache folder should be")
     monkeypatch.setenv("ARENA_CACHE", str(blocked))
-    with pytest.raises(ManifestError, match="cannot write arena's bot cache .*set ARENA_CACHE"):
+    with pytest.raises(ManifestError, match=r"cannot write arena's bot cache .*set ARENA_CACHE"):
         load_bot(make_bot(tmp_path / "bot"))
