@@ -9,7 +9,9 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import (
+    DEFAULT_GAME_MS,
     EXIT_USAGE,
+    GameMsOption,
     UnsandboxedOption,
     console,
     contain_bots,
@@ -73,14 +75,7 @@ def regress(
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
     bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per seat per game, in ms.")] = 5000,
-    game_ms: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
-            "it faults (game_time). Raise it with --decision-ms.",
-        ),
-    ] = 600_000,
+    game_ms: GameMsOption = DEFAULT_GAME_MS,
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write a JSON report here.")
     ] = None,

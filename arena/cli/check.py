@@ -11,8 +11,10 @@ from rich.table import Table
 
 from arena.check import run_check
 from arena.cli.common import (
+    DEFAULT_GAME_MS,
     EXIT_FAILED,
     EXIT_USAGE,
+    GameMsOption,
     UnsandboxedOption,
     bundled_bot,
     console,
@@ -52,14 +54,7 @@ def check(
     startup_ms: Annotated[
         int, typer.Option(min=1, help="Time to start and say hello, in ms.")
     ] = 10000,
-    game_ms: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
-            "it faults (game_time). Raise it with --decision-ms.",
-        ),
-    ] = 600_000,
+    game_ms: GameMsOption = DEFAULT_GAME_MS,
     logs: Annotated[
         Path | None,
         typer.Option(help="Keep the bot's stderr logs here (default: a temporary folder, shown)."),

@@ -60,6 +60,16 @@ DbOption = Annotated[
 ]
 
 
+DEFAULT_GAME_MS = 600_000
+GameMsOption = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        help="Wall-clock limit of one game, in ms: past it, the seat that used the most of it "
+        "faults (game_time). Raise it when you raise --decision-ms.",
+    ),
+]
+
 UnsandboxedOption = Annotated[
     bool,
     typer.Option(

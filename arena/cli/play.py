@@ -11,8 +11,10 @@ from rich.table import Table
 
 from arena.cli.common import (
     DEFAULT_DB,
+    DEFAULT_GAME_MS,
     EXIT_USAGE,
     DbOption,
+    GameMsOption,
     UnsandboxedOption,
     bot_log_dir,
     compact,
@@ -66,14 +68,7 @@ def play(
     startup_ms: Annotated[
         int, typer.Option(min=1, help="Time for a bot to start and say hello, in ms.")
     ] = 10000,
-    game_ms: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Wall-clock limit of one game, in ms: past it, the seat that used the most of "
-            "it faults (game_time). Raise it with --decision-ms.",
-        ),
-    ] = 600_000,
+    game_ms: GameMsOption = DEFAULT_GAME_MS,
     fault_policy: Annotated[
         FaultPolicy,
         typer.Option(
