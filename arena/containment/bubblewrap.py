@@ -94,6 +94,10 @@ def sandbox_command(
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
     for system in SYSTEM_DIRS:
         args += ["--ro-bind-try", system, system]
+    # The scratch tmpfs first: Python may live under /tmp (a checkout's .venv there), and a
+    # later mount on /tmp would hide it.
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--perms", "1777", "--size", str(scratch_bytes), "--tmpfs", SCRATCH_DIR]
     made: set[str] = set()
     bound: list[str] = []
     for directory in python_dirs():  # sorted: a folder comes before what lies inside it
@@ -102,8 +106,6 @@ def sandbox_command(
         args += _parents(directory, made)
         args += ["--ro-bind-try", directory, directory]
         bound.append(directory)
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--perms", "1777", "--size", str(scratch_bytes), "--tmpfs", SCRATCH_DIR]
     args += ["--ro-bind", str(snapshot), BOT_DIR, "--chdir", BOT_DIR]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
@@ -133,6 +135,7 @@ def _parents(directory: str, made: set[str]) -> list[str]:
         if (
             text == "/"
             or text in made
+            or text == SCRATCH_DIR  # the scratch tmpfs: already there, and must stay 1777
             or any(text == s or text.startswith(s + "/") for s in SYSTEM_DIRS)
         ):
             continue

@@ -64,3 +64,16 @@ def test_an_unprivileged_referee_gets_the_same_sandbox(open_folder, monkeypatch)
     assert "snapshot" in done.stdout and "unshare=1" in done.stdout, "no nested namespaces"
     assert "bot=1" in done.stdout and "tmp=0" in done.stdout, "read-only /bot, writable /tmp"
     assert "No such file or directory" in lines[-2], "nothing of the host's homes"
+
+
+def test_python_under_tmp_is_mounted_after_the_scratch_space(monkeypatch):
+    """A checkout cloned under /tmp has its .venv there: the scratch tmpfs on /tmp must not
+    hide it (found by a clean-clone run), and /tmp must stay writable (no --dir /tmp after)."""
+    venv = "/tmp/clone/.venv"
+    monkeypatch.setattr(bubblewrap, "python_dirs", lambda: [venv])
+    args = bubblewrap.sandbox_command(["x"], Path("/s"), scratch_bytes=1, seccomp_fd=None, uid=7)
+    scratch = args.index("--tmpfs")
+    assert args[scratch + 1] == "/tmp"
+    assert args.index(venv) > scratch, "the venv is bound onto the scratch tmpfs, not under it"
+    made = [args[i + 1] for i, arg in enumerate(args) if arg == "--dir"]
+    assert made == ["/tmp/clone"], "its parent is made inside the tmpfs; /tmp itself is left"
