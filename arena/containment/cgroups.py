@@ -168,18 +168,6 @@ class BotCgroup:
             return _read_keyed(self.dirs["memory"], "memory.oom_control").get("oom_kill", 0)
         return 0
 
-    def memory_peak(self) -> int | None:
-        """The most memory it held at once, in bytes, where the kernel says."""
-        name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
-        directory = self.dirs.get("unified" if self.version == 2 else "memory")
-        if directory is None:
-            return None
-        try:
-            with open(os.path.join(directory, name)) as peak:
-                return int(peak.read())
-        except (OSError, ValueError):
-            return None
-
     # -- the end ----------------------------------------------------------------------------
 
     def kill_all(self) -> None:

@@ -13,7 +13,7 @@ import functools
 import os
 import platform
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.containment import bubblewrap, cgroups, seccomp
@@ -38,7 +38,6 @@ class Readiness:
     cgroup: cgroups.CgroupHost
     seccomp_arch: str | None
     as_root: bool
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def ready(self) -> bool:
@@ -63,7 +62,6 @@ class Readiness:
 def readiness() -> Readiness:
     """Found once per process (workers forked later inherit it)."""
     problems: list[str] = []
-    notes: list[str] = []
     if platform.system() != "Linux":
         problems.append(
             f"the bot sandbox needs Linux (namespaces, cgroups, seccomp); this is "
@@ -74,9 +72,7 @@ def readiness() -> Readiness:
     host = cgroups.host()
     if host.problem:
         problems.append(host.problem)
-    arch = seccomp.machine()
-    if arch is None:
-        notes.append(f"no seccomp filter for {platform.machine()}")
+    arch = seccomp.machine()  # None: no filter for this architecture (said at start-up)
     if bubblewrap.bwrap_path() is None:
         problems.append(f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}, {UNSANDBOXED_HINT}")
     elif root and bubblewrap.setpriv_path() is None:
@@ -88,7 +84,7 @@ def readiness() -> Readiness:
         failure = probe()
         if failure is not None:
             problems.append(diagnose(failure, root, sysctls()))
-    return Readiness(tuple(problems), host, arch, root, tuple(notes))
+    return Readiness(tuple(problems), host, arch, root)
 
 
 def require(unsandboxed: bool) -> Readiness:
