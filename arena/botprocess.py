@@ -170,13 +170,9 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 pass
         self._drain_stderr()
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        self.kill()  # its process group, and its cgroup: what left the group (setsid) too
         if self._launch is not None:
-            # everything in its cgroup too: what left the process group (setsid, double fork)
-            self._launch.release()
+            self._launch.release()  # the cgroup's directory, descriptors, scratch folder
             self._launch = None
         try:
             code = proc.wait(timeout=5)
