@@ -107,3 +107,13 @@ def test_a_choice_compares_json_values_so_true_is_not_1(options, action):
 )
 def test_json_equal_holds_for_equal_json_values(a, b):
     assert legal.json_equal(a, b) and legal.json_equal(b, a)
+
+
+def test_spec_number_rule_a_range_refuses_3_0_a_choice_matches_it_by_value():
+    """SPEC §2 states one rule: an integer a range requires must be written 3, while a choice
+    compares numbers by value and the referee keeps the option as listed."""
+    assert legal.why_illegal(legal.int_range(1, 9), 3.0) is not None
+    options = legal.choice([{"contract": 3}, {"contract": 4}])
+    assert legal.why_illegal(options, {"contract": 3.0}) is None
+    kept = legal.canonical(options, {"contract": 3.0})
+    assert kept == {"contract": 3} and type(kept["contract"]) is int

@@ -1,4 +1,4 @@
-"""Phase 3: the five attribution steps (corruption.md, Phase 3).
+"""Phase 3: the five attribution steps (RULES.md, Phase 3).
 
 Each step runs over every contract before the next starts. Steps that need a player's choice
 (Swiss allocation, Hit Men, Reporters) walk a queue of placements in visiting order and ask the

@@ -68,7 +68,7 @@ def hand_list(hand: Counter[Card]) -> list[str]:
 
 
 class Variant(StrEnum):
-    """An optional rule (corruption.md, Variants)."""
+    """An optional rule (RULES.md, Variants)."""
 
     DOWN_THE_RIVER = "down-the-river"
     STUD_LIBRE = "stud-libre"

@@ -1,6 +1,6 @@
 """The three governments and the 24 construction contracts.
 
-Provenance (from ../shared/rules/corruption.md, kept next to the data on purpose): the value
+Provenance (as in RULES.md, kept next to the data on purpose): the value
 range ($100,000 to $1,200,000, the dam the dearest, a school or monument the cheapest) and most
 names are from reviews of the published game; the exact list and values below are **designed**
 for this project.

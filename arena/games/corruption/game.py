@@ -24,7 +24,7 @@ _MAX_DECISIONS = (
 # Not frozen: base.Game declares plain attributes, which a type checker reads as settable.
 @dataclass
 class CorruptionGame:
-    """Bruno Faidutti's Corruption (1999), as ruled in ../shared/rules/corruption.md."""
+    """Bruno Faidutti's Corruption (1999), as ruled in RULES.md beside this module."""
 
     title: str = "corruption"
     """Name on the command line and in the database."""

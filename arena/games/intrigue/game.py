@@ -25,7 +25,7 @@ _MAX_DECISIONS = MAX_PLAYERS * SCHOLARS_PER_PLAYER * _DECISIONS_PER_SCHOLAR
 # Not frozen: base.Game declares plain attributes, which a type checker reads as settable.
 @dataclass
 class IntrigueGame:
-    """Stefan Dorra's Intrigue, as ruled in ../shared/rules/intrigue.md."""
+    """Stefan Dorra's Intrigue, as ruled in RULES.md beside this module."""
 
     title: str = "intrigue"
     """Name on the command line and in the database."""

@@ -1,8 +1,8 @@
 """The PARANOIA card set as typed values: the clearance table, missions and action cards.
 
 The data lives in ``cards.toml`` next to this module; the effect vocabulary it may use is
-documented in ``CARDS.md``. Provenance (from ../shared/rules/paranoia.md, kept next to the data
-on purpose): the clearance supply and RED's max treason are sourced; the names and partial
+documented in ``CARDS.md``. Provenance (as in RULES.md and CARDS.md, kept next to the
+data on purpose): the clearance supply and RED's max treason are sourced; the names and partial
 effects of eleven action cards and three missions are known; everything else, including every
 card count, is **designed** for this project. ``load_cardset`` checks all of it and raises
 ``CardSetError`` naming the card and the field at fault.

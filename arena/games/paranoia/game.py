@@ -42,8 +42,8 @@ def max_decisions(cards: CardSet, players: int = MAX_PLAYERS) -> int:
 
 @dataclass
 class ParanoiaGame:
-    """PARANOIA Mandatory Bonus Fun, as ruled in ../shared/rules/paranoia.md, with the
-    designed card set of cards.toml."""
+    """PARANOIA Mandatory Bonus Fun, as ruled in RULES.md beside this module, with the
+    designed card set of cards.toml (CARDS.md)."""
 
     title: str = "paranoia"
     """Name on the command line and in the database."""

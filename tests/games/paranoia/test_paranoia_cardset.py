@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from paranoia_helpers import CLEARANCE_PART, TEST_MISSION, action_toml
@@ -307,3 +309,64 @@ def test_empty_decks_rejected(tmp_path: Path) -> None:
 def test_bad_toml(tmp_path: Path) -> None:
     with pytest.raises(CardSetError, match="not valid TOML"):
         load(tmp_path, "[[action]\n")
+
+
+# The counts written in prose (cards.toml's section comments, CARDS.md's totals) drifted from the
+# data once (36 and 52 copies for 32 and 56); these two tests hold them to it.
+_COUNTED_COMMENT = re.compile(r"^# .*?(?:\((\d+) by count\)|: (\d+) copies\.)\s*$")
+
+
+def _commented_sections(text: str) -> list[tuple[str, int, str]]:
+    """(comment, stated copies, the TOML below it up to the next comment of the same level or a
+    higher one) for every comment of cards.toml that states how many copies follow. A ruled
+    "# ----" header opens a top-level section; the other counted comments sub-sections in it."""
+    lines = text.splitlines()
+    sections = []
+    for i, line in enumerate(lines):
+        stated = _COUNTED_COMMENT.match(line)
+        if stated is None:
+            continue
+        top = line.startswith("# ---")
+        end = next(
+            (
+                j
+                for j in range(i + 1, len(lines))
+                if lines[j].startswith("# ---") or (not top and _COUNTED_COMMENT.match(lines[j]))
+            ),
+            len(lines),
+        )
+        sections.append((line, int(stated[1] or stated[2]), "\n".join(lines[i + 1 : end])))
+    return sections
+
+
+def test_cards_toml_section_comments_state_the_copies_below_them() -> None:
+    text = (DOC.parent / "cards.toml").read_text()
+    sections = _commented_sections(text)
+    assert len(sections) == 4, [comment for comment, _, _ in sections]
+    for comment, stated, body in sections:
+        data = tomllib.loads(body)
+        copies = sum(card["count"] for key in ("mission", "action") for card in data.get(key, []))
+        assert copies == stated, f"{comment!r} but the cards below it have {copies} copies"
+
+
+def test_cards_md_totals_match_the_data(shipped: cardset.CardSet) -> None:
+    totals = re.search(
+        r"(\d+) missions \((\d+) partial, (\d+) designed\) and (\d+) action cards\s+"
+        r"\((\d+) sourced, (\d+) partial,\s+(\d+) designed\)",
+        DOC.read_text(),
+    )
+    assert totals is not None, "CARDS.md no longer states the totals in the expected words"
+
+    def copies(cards: list[Any], provenance: Provenance | None = None) -> int:
+        return sum(c.count for c in cards if provenance in (None, c.provenance))
+
+    missions, actions = list(shipped.missions), list(shipped.actions)
+    assert [int(n) for n in totals.groups()] == [
+        copies(missions),
+        copies(missions, Provenance.PARTIAL),
+        copies(missions, Provenance.DESIGNED),
+        copies(actions),
+        copies(actions, Provenance.SOURCED),
+        copies(actions, Provenance.PARTIAL),
+        copies(actions, Provenance.DESIGNED),
+    ]
