@@ -40,15 +40,19 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-def unknown_key(key: str, known: Iterable[str], where: str = "") -> str:
+def unknown_key(
+    key: str, known: Iterable[str], where: str = "", *, at_top: bool | None = None
+) -> str:
     """The problem for a key that is not allowed: ``unknown key [time] "bank"; did you mean
-    "bank_ms"?``, else the list of allowed keys. ``where``: the table, e.g. ``"[time] "``."""
+    "bank_ms"?``, else the list of allowed keys. ``where``: the table, e.g. ``"[time] "``;
+    ``at_top``: whether the key is at the file's top level (default: when ``where`` is empty)."""
     known = list(known)
     close = did_you_mean(key, known)
+    top = not where if at_top is None else at_top
     fix = (
         f'did you mean "{close}"?'
         if close
-        else f"the keys allowed {'here' if where else 'at the top'} are: " + ", ".join(known)
+        else f"the keys allowed {'at the top' if top else 'here'} are: " + ", ".join(known)
     )
     return f'unknown key {where}"{key}"; {fix}'
 

@@ -307,3 +307,21 @@ def test_empty_decks_rejected(tmp_path: Path) -> None:
 def test_bad_toml(tmp_path: Path) -> None:
     with pytest.raises(CardSetError, match="not valid TOML"):
         load(tmp_path, "[[action]\n")
+
+
+def test_a_mistyped_card_key_suggests_the_known_one(tmp_path: Path) -> None:
+    action = ACTION.replace("count = 2", "cuont = 2")
+    assert action != ACTION
+    with pytest.raises(CardSetError, match=r'unknown key "cuont"; did you mean "count"\?'):
+        load(tmp_path, CLEARANCE_PART + MISSION + action)
+
+
+def test_a_mistyped_table_at_the_top_suggests_the_known_one(tmp_path: Path) -> None:
+    with pytest.raises(CardSetError, match=r'unknown key "actions"; did you mean "action"\?'):
+        load(tmp_path, CLEARANCE_PART + MISSION + ACTION.replace("[[action]]", "[[actions]]"))
+
+
+def test_bad_syntax_names_its_line(tmp_path: Path) -> None:
+    with pytest.raises(CardSetError) as info:
+        load(tmp_path, CLEARANCE_PART + "[[action]\n")
+    assert info.value.line == CLEARANCE_PART.count("\n") + 1, str(info.value)
