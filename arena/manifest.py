@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import shlex
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.configfile import ConfigFileError, read_toml, unknown_key
 from arena.containment.snapshot import SnapshotError, snapshot
 from arena.record import BotIdentity
 from protocol import names
@@ -15,10 +15,14 @@ from protocol import names
 MANIFEST = "bot.toml"
 PYTHON_TOKEN = "{python}"
 """Replaced in a command by the interpreter running arena, so Python bots can use the SDK."""
+KEYS = ("name", "version", "command", "description")
+"""Every key bot.toml may have: anything else (a typo such as comand) is an error."""
+EXAMPLE = f'name = "mybot"\n  version = "1.0"\n  command = ["{PYTHON_TOKEN}", "bot.py"]'
 
 
-class ManifestError(ValueError):
-    """A bot directory that cannot be used; the message says what to fix."""
+class ManifestError(ConfigFileError):
+    """A bot directory that cannot be used; the message says what to fix (and, for a
+    mistake in bot.toml, on which line)."""
 
 
 @dataclass(frozen=True)
@@ -55,20 +59,25 @@ def load_bot(path: str | Path) -> BotManifest:
     if not manifest.is_file():
         raise ManifestError(
             f"{directory} has no {MANIFEST}; add one with name, version and command, e.g.\n"
-            f'  name = "mybot"\n  version = "1.0"\n  command = ["{PYTHON_TOKEN}", "bot.py"]'
+            f"  {EXAMPLE}"
         )
-    try:
-        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ManifestError(f"{manifest} is not valid TOML: {exc}") from None
+    parsed = read_toml(manifest, ManifestError, f"write it like\n  {EXAMPLE}")
+    data = parsed.data
+
+    def fail(problem: str, key: str) -> ManifestError:
+        return ManifestError(problem, str(manifest), parsed.lines.of(key))
+
+    for key in data:
+        if key not in KEYS:
+            raise fail(unknown_key(key, KEYS), key)
     name = data.get("name")
     problem = names.check_bot_name(name)
     if problem is not None:
-        raise ManifestError(f'{manifest}: "name": {problem}, e.g. name = "mybot"')
+        raise fail(f'"name": {problem}, e.g. name = "mybot"', "name")
     version = data.get("version", "")
     problem = names.check_bot_version(version)
     if problem is not None:
-        raise ManifestError(f'{manifest}: "version": {problem}, e.g. version = "1.0"')
+        raise fail(f'"version": {problem}, e.g. version = "1.0"', "version")
     command = data.get("command")
     if isinstance(command, str):
         command = shlex.split(command)
@@ -77,9 +86,10 @@ def load_bot(path: str | Path) -> BotManifest:
         or not command
         or not all(isinstance(part, str) and part for part in command)
     ):
-        raise ManifestError(
-            f'{manifest}: "command" must be a non-empty list of strings, '
-            f'e.g. command = ["{PYTHON_TOKEN}", "bot.py"]'
+        raise fail(
+            f'"command" must be a non-empty list of strings, '
+            f'e.g. command = ["{PYTHON_TOKEN}", "bot.py"]',
+            "command",
         )
     description = data.get("description", "")
     resolved = tuple(sys.executable if part == PYTHON_TOKEN else part for part in command)

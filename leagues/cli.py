@@ -28,13 +28,14 @@ from arena.cli.common import (
     table,
 )
 from arena.printable import cell, shown, visible
-from arena.store import LeagueChanged, Store, StoreError
+from arena.store import Store, StoreError
 from leagues.execution import WorkerFailed
 from leagues.lock import LeagueBusy, league_lock
 from leagues.progress import LeagueProgress
 from leagues.runner import prepare_league, run_league
 from leagues.spec import LeagueFileError, LeagueSpec, load_league
 from leagues.standings import Standings, compute_standings
+from leagues.store import LeagueChanged, LeagueStore
 
 EXIT_INTERRUPTED = 130
 """Ctrl-C: the conventional 128 + SIGINT."""
@@ -160,7 +161,7 @@ def standings(
         fail("choose one of --json and --csv", EXIT_USAGE)
     spec = _load(file)
     store = open_db(db, create=False)
-    league = store.find_league(spec.name)
+    league = LeagueStore(store).find(spec.name)
     if league is None:
         fail(
             f"league {spec.name!r} has no games in {db} yet; run it first: arena league run {file}"
@@ -179,13 +180,14 @@ def standings(
 
 
 def _standings(store: Store, spec: LeagueSpec, scheduled: int) -> Standings:
-    league = store.find_league(spec.name)
+    leagues = LeagueStore(store)
+    league = leagues.find(spec.name)
     if league is None:
         raise typer.Exit(EXIT_FAILED)
     result = compute_standings(
-        store.league_seats(league.id), name=spec.name, title=spec.game, scheduled=scheduled
+        leagues.seats(league.id), name=spec.name, title=spec.game, scheduled=scheduled
     )
-    result.disqualified.extend(store.league_disqualified(league.id).values())
+    result.disqualified.extend(leagues.disqualified(league.id).values())
     return result
 
 

@@ -19,6 +19,7 @@ from arena.store import Store
 from leagues.execution import GamePlan, make_executor
 from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import LeagueSpec
+from leagues.store import LeagueStore
 from leagues.strikes import StrikeBook
 from leagues.tasks import GameTask
 
@@ -67,14 +68,15 @@ def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> P
     """Schedule the league, register it (refusing an edited schedule) and find what is left."""
     tasks = build_schedule(spec, store.deal_seed_key())
     fingerprint = schedule_fingerprint(spec, tasks)
-    league = store.register_league(
+    leagues = LeagueStore(store)
+    league = leagues.register(
         name=spec.name,
         title=spec.game,
         fingerprint=fingerprint,
         games=len(tasks),
         path=str(spec.path),
     )
-    done = store.league_done(league.id)
+    done = leagues.done(league.id)
     plan = GamePlan(
         title=spec.game,
         entrants=tuple(load_bot(entrant.path) for entrant in spec.entrants),
@@ -87,9 +89,9 @@ def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> P
         limits=spec.limits,
     )
     strikes = StrikeBook(spec.disqualify_above, spec.strike_after)
-    strikes.out.update(store.league_disqualified(league.id))
+    strikes.out.update(leagues.disqualified(league.id))
     faults_by_task: dict[int, list[tuple[int, str]]] = {}
-    for task_index, seat, fault in store.league_seat_faults(league.id):
+    for task_index, seat, fault in leagues.seat_faults(league.id):
         faults_by_task.setdefault(task_index, []).append((seat, fault))
     for task_index, seat_faults in faults_by_task.items():
         strikes.count(tasks[task_index], seat_faults)
@@ -112,19 +114,20 @@ def run_league(
     done = len(prepared.tasks) - len(prepared.pending) - prepared.skipped
     summary = RunSummary(scheduled=len(prepared.tasks), already_done=done)
     strikes = prepared.strikes
+    leagues = LeagueStore(store)
     started = time.monotonic()
     executor = make_executor(prepared.plan, workers)
     # Filtered as tasks are handed out, so a strike takes effect for every game not yet begun.
     results = executor.run(task for task in prepared.pending if strikes.playable(task))
     try:
         for task, record in results:
-            store.save_game(record, (prepared.league_id, task.index))
+            leagues.save_game(record, prepared.league_id, task.index)
             summary.played += 1
             summary.faults += sum(seat.fault != "ok" for seat in record.seats)
             for entrant in strikes.add(task, record):
                 label = prepared.spec.entrants[entrant].label
                 games, faults = strikes.games[entrant], strikes.faults[entrant]
-                store.disqualify(
+                leagues.disqualify(
                     prepared.league_id, entrant=entrant, label=label, games=games, faults=faults
                 )
                 strikes.out[entrant] = f"{label} faulted in {faults} of {games} games"

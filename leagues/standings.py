@@ -138,7 +138,7 @@ class Standings:
 def compute_standings(
     rows: Iterable[dict[str, Any]], *, name: str, title: str, scheduled: int
 ) -> Standings:
-    """Standings from the league's seat rows (store.league_seats), in save order."""
+    """Standings from the league's seat rows (leagues.store.LeagueStore.seats), in save order."""
     games: dict[str, list[dict[str, Any]]] = defaultdict(list)
     status: dict[str, str] = {}
     for row in rows:

@@ -1,10 +1,12 @@
 """Helpers for Python bots that play Intrigue (stdlib only, like the SDK).
 
-Reading a view (`Table`), following the public money and who keeps their word from the
-events (`Memory`: every seat's cash to within the bank's minimum bribes; asked vs given
-sections), amounts in the game's units, a scoring of where to send a scholar, and `safe`,
-which makes a decide function total. Used by the bundled bots intrigue-honest and
-intrigue-shark; see protocol/games/intrigue.md for the views and events they read.
+What any Intrigue bot needs, whatever its strategy: reading a view (`Table`), following the
+public money and who kept their word from the events (`Memory`: every seat's cash to within
+the bank's minimum bribes; asked vs given sections), amounts in the game's units, `safe`,
+which makes a decide function total, and `Player`, which routes each decision kind to a
+method. Strategy (where to send, whom to trust, what to bid) belongs in the bots: a bot's
+digest covers only its own folder, so a strategy kept here could change under a rated bot.
+See protocol/games/intrigue.md for the views and events these read.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from typing import Any
 
 from protocol.legal import default_action, why_illegal
 
+# The game's constants, from the rules (protocol/games/intrigue.md); the views do not carry
+# them. tests/bots/test_intrigue_bots.py checks they equal the engine's
+# (arena/games/intrigue/scholars.py), so they cannot drift apart.
 ROUNDS = 5
 """Rounds in a game (then a final income)."""
 SEND_ROUNDS = 4
@@ -24,16 +29,8 @@ UNIT = 1000
 """Every amount of money is a multiple of this."""
 START_CASH = 32_000
 """Each seat's cash at the start."""
-
-INTERNAL_SEND = 0.5
-"""Sending into an internal conflict: the share of the incumbent's section expected (the
-conflict may be lost, and bribes are paid), split among the applicants."""
-EXTERNAL_SEND = 0.7
-"""Sending into an external conflict: the same, for a free section."""
-INTERFERENCE = 0.08
-"""Chance that one rival send lands on the same type and palace before its owner receives."""
-SPREAD = 600
-"""Ducats of expected income given up to avoid another scholar at a palace that holds mine."""
+SCHOLARS_PER_PLAYER = 8
+"""A scholar's id is its owner's seat times this, plus its index."""
 
 
 def floor_unit(amount: float) -> int:
@@ -45,7 +42,7 @@ def ceil_unit(amount: float) -> int:
 
 
 class Memory:
-    """What the public events tell: everybody's cash and who keeps their word."""
+    """What the public events tell: everybody's cash and who kept their word."""
 
     def __init__(self) -> None:
         self.kept_total = 0
@@ -63,12 +60,6 @@ class Memory:
 
     def cash_of(self, seat: int) -> int:
         return self.cash.get(seat, START_CASH)
-
-    def trust(self, owner: int) -> float:
-        """How likely the owner is to give the section asked for (Beta prior from all games)."""
-        prior = (self.kept_total + 1) / (self.tested_total + 2)
-        kept, tested = self.kept.get(owner, [0, 0])
-        return (kept + 2 * prior) / (tested + 2)
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
@@ -188,79 +179,6 @@ def clamp_amount(amount: int, field: dict[str, Any]) -> int:
     return low + (amount - low) // step * step
 
 
-def expected_section(free: list[int], rivals: int, trust: float) -> float:
-    """The section a lone applicant may expect among free ones, with rivals admitted at the same
-    step: an owner that keeps its word gives one of the highest (all ask high), else any."""
-    if not free:
-        return 0.0
-    ordered = sorted(free, reverse=True)
-    top = ordered[: rivals + 1]
-    keep = sum(top) / len(top)
-    anyone = sum(ordered) / len(ordered)
-    return trust * keep + (1 - trust) * anyone
-
-
-def send_score(table: Table, memory: Memory, type_: str, palace: int) -> float:
-    """The income a scholar of type_ sent to palace may expect, roughly."""
-    me = table.me
-    incomes = table.incomes_if_sent_now()
-    inside = table.inside(palace)
-    waiting = table.palaces[palace].get("waiting") or []
-    same = [w for w in waiting if w["type"] == type_]
-    if any(w["owner"] == me for w in same):
-        return -1e9  # competing with myself
-    trust = memory.trust(palace)
-    sends_before = 2 * table.between(palace)
-    if type_ in inside:
-        held, incumbent = inside[type_]
-        if incumbent["owner"] == me:
-            return -1e9
-        # an internal conflict: win it perhaps, and exile a rival's scholar either way
-        return held * incomes * INTERNAL_SEND / (len(same) + 2)
-    free = table.free(palace)
-    rivals = len({w["type"] for w in waiting if w["type"] not in inside and w["type"] != type_})
-    worth = expected_section(free, rivals, trust) * incomes
-    if same:
-        return worth * EXTERNAL_SEND / (len(same) + 1)
-    clean = (1 - INTERFERENCE) ** sends_before
-    return worth * (clean + (1 - clean) * 0.5)
-
-
-def choose_send(view: dict[str, Any], options: list[Any], memory: Memory) -> Any:
-    table = Table(view)
-    mine_at = {p: 0 for p in range(table.players)}
-    for p, palace in enumerate(table.palaces):
-        mine_at[p] += sum(1 for w in palace.get("waiting") or [] if w["owner"] == table.me)
-        mine_at[p] += sum(
-            1 for s in palace["sections"] if s["scholar"] and s["scholar"]["owner"] == table.me
-        )
-    hand = table.palaces[table.me].get("hand") or {}
-
-    def score(option: dict[str, Any]) -> float:
-        palace, type_ = option["palace"], option["scholar"]
-        value = send_score(table, memory, type_, palace)
-        value -= SPREAD * mine_at.get(palace, 0)  # spread over the palaces
-        value += 50 * hand.get(type_, 0)  # keep the hand varied for later rounds
-        return value
-
-    return max(options, key=score)
-
-
-def choose_winner(table: Table, memory: Memory, candidates: list[int]) -> int:
-    """The highest payer; on a tie, the poorest seat (the least dangerous rival)."""
-    owner_of = {}
-    for palace in table.palaces:
-        for w in palace.get("waiting") or []:
-            owner_of[w["id"]] = w["owner"]
-    return max(
-        candidates,
-        key=lambda sid: (
-            table.paid(sid),
-            -memory.cash_of(owner_of.get(sid, sid // 8)),
-        ),
-    )
-
-
 def safe(decide_impl: Any, name: str) -> Any:
     """Make decide total: a legal answer whatever happens (an illegal or failed answer is
     logged to stderr under the bot's name and replaced by the default action)."""
@@ -282,8 +200,8 @@ def safe(decide_impl: Any, name: str) -> Any:
 class Player(ABC):
     """One seat's player across the games of a match: a Memory fed by the SDK hooks, and a
     ``decide`` (made total by ``safe``) that sends each decision kind to the method of that
-    name. A bot subclasses it, sets ``name`` and writes offer, answer, pay, place, choose and
-    keep_or_replace; sending uses ``choose_send`` unless overridden."""
+    name. A bot subclasses it, sets ``name`` and writes offer, answer, pay, place, choose,
+    keep_or_replace and send."""
 
     name = "intrigue-player"
     """The bot's name, for its stderr log."""
@@ -308,9 +226,6 @@ class Player(ABC):
             return getattr(self, kind)(view, options)
         return default_action(legal)
 
-    def send(self, view: dict[str, Any], options: list[Any]) -> Any:
-        return choose_send(view, options, self.memory)
-
     @abstractmethod
     def offer(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
         raise NotImplementedError
@@ -333,4 +248,8 @@ class Player(ABC):
 
     @abstractmethod
     def keep_or_replace(self, view: dict[str, Any], options: list[Any]) -> Any:
+        raise NotImplementedError
+
+    @abstractmethod
+    def send(self, view: dict[str, Any], options: list[Any]) -> Any:
         raise NotImplementedError

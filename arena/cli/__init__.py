@@ -23,6 +23,9 @@ app.command("check")(check.check)
 
 def _add_leagues() -> None:
     # The CLI is the composition root: the one place in arena/ that reaches up into leagues/.
+    # leagues.store registers the league tables' migrations: every command that opens a
+    # database must know them, or it would take a league database for a newer arena's.
+    import leagues.store  # noqa: F401
     from leagues.cli import app as league_app
     from leagues.regress_cli import regress
 

@@ -1,4 +1,5 @@
-"""Storage: one SQLite file (sqlite-utils, WAL, migrations) holding games and ratings.
+"""Storage: one SQLite file (sqlite-utils, WAL, migrations) holding games, bots and ratings
+(leagues keep their own tables in the same file: leagues.store).
 
 ``open_store(path, create=...)`` gives a ``Store``; use it as a context manager, call
 ``save_game`` once per finished game, and read back with ``load_game``, ``list_games``,
@@ -13,7 +14,6 @@ from arena.store.db import (
     StoreError,
 )
 from arena.store.games import GameSummary, SeatSummary
-from arena.store.leagues import LeagueChanged, LeagueRow
 from arena.store.queries import LeaderboardRow
 from arena.store.store import Store, open_store
 
@@ -23,8 +23,6 @@ __all__ = [
     "GameNotFound",
     "GameSummary",
     "LeaderboardRow",
-    "LeagueChanged",
-    "LeagueRow",
     "ReadOnlyDatabase",
     "SeatSummary",
     "Store",

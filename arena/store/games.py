@@ -50,12 +50,9 @@ def save_game(
     db: Database,
     env: trueskill.TrueSkill,
     record: GameRecord,
-    league_task: tuple[int, int] | None = None,
 ) -> None:
     """Store a game with its seats, bots, decisions and (if complete) its rating update, in one
-    transaction: after a failure or an interruption none of it is there. league_task
-    (league id, task index) files it under a league in the same transaction, so a rerun
-    knows exactly which of the league's games are done.
+    transaction: after a failure or an interruption none of it is there.
 
     Raises DuplicateGame, changing nothing, if the game id is already stored; ValueError for a
     record that cannot be stored faithfully (checked before anything is written).
@@ -75,11 +72,6 @@ def save_game(
             {**row, "bot_id": bot_ids[seat.bot]} for seat, row in zip(record.seats, seat_rows)
         )
         db.table("game_decisions").insert({"game_id": record.game_id, "decisions": decisions_json})
-        if league_task is not None:
-            league_id, task = league_task
-            db.table("league_games").insert(
-                {"league_id": league_id, "task": task, "game_id": record.game_id}
-            )
         if record.status == "complete":
             rate_game(
                 db,

@@ -1,5 +1,11 @@
 """The schema, as an ordered list of migrations (sqlite-utils ``Migrations``).
 
+arena's own tables (bots, games, seats, ratings, meta) are created here. A layer above that
+keeps its own tables in the same file registers their migrations in this same set with
+``@migrations()`` (leagues.store: m002_leagues, m004_league_strikes); the composition root,
+arena.cli, imports it before any database is opened, so every command knows every migration.
+Migration ids are what an existing file records as applied: never rename one.
+
 Never edit a migration that has shipped: add a new one. Each runs in a transaction together
 with the record that it ran, and ``prepare`` wraps the whole batch in one write transaction,
 so two processes opening a new file at once cannot both apply the same migration.
@@ -112,55 +118,9 @@ _INITIAL = [
 
 
 @migrations()
-def m002_leagues(db: Database) -> None:
-    for statement in _LEAGUES:
-        db.execute(statement)
-
-
-_LEAGUES = [
-    """
-    CREATE TABLE leagues (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        title TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,         -- leagues.schedule.schedule_fingerprint
-        games INTEGER NOT NULL,            -- games scheduled
-        path TEXT NOT NULL,                -- the league file it was first run from
-        created_at TEXT NOT NULL
-    ) STRICT
-    """,
-    """
-    CREATE TABLE league_games (
-        league_id INTEGER NOT NULL REFERENCES leagues (id),
-        task INTEGER NOT NULL,             -- GameTask.index
-        game_id TEXT NOT NULL UNIQUE REFERENCES games (id),
-        PRIMARY KEY (league_id, task)
-    ) STRICT
-    """,
-]
-
-
-@migrations()
 def m003_seat_cpu(db: Database) -> None:
     # CPU time per seat from the OS, beside wall-clock time_ms (NULL when not measured).
     db.execute("ALTER TABLE seats ADD COLUMN cpu_ms REAL")
-
-
-@migrations()
-def m004_league_strikes(db: Database) -> None:
-    db.execute(
-        """
-        CREATE TABLE league_disqualified (
-            league_id INTEGER NOT NULL REFERENCES leagues (id),
-            entrant INTEGER NOT NULL,          -- index into the league's entrants
-            label TEXT NOT NULL,
-            games INTEGER NOT NULL,            -- league games it had played
-            faults INTEGER NOT NULL,           -- of which it faulted in
-            at TEXT NOT NULL,
-            PRIMARY KEY (league_id, entrant)
-        ) STRICT
-        """
-    )
 
 
 @migrations()

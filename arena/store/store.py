@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Self
 
 import trueskill
 from sqlite_utils import Database
@@ -13,7 +13,7 @@ from sqlite_utils import Database
 from arena import ratings
 from arena.record import GameRecord
 from arena.seeds import derive_deal_key
-from arena.store import games, leagues, migrations, queries, rating_updates
+from arena.store import games, migrations, queries, rating_updates
 from arena.store.db import (
     DEFAULT_BUSY_TIMEOUT,
     ReadOnlyDatabase,
@@ -83,58 +83,15 @@ class Store:
         """Opened for reading only (open_store's allow_read_only): every write raises
         ReadOnlyDatabase."""
 
-    def save_game(self, record: GameRecord, league_task: tuple[int, int] | None = None) -> None:
-        """Store a game and, if complete, its rating update, all in one transaction; with
-        league_task (league id, task index), filed under that league in the same transaction.
+    def save_game(self, record: GameRecord) -> None:
+        """Store a game and, if complete, its rating update, all in one transaction (a
+        savepoint when the caller has one open: leagues.store files it under a league in the
+        same transaction).
 
         DuplicateGame (nothing changed) if its id is stored already.
         """
         with translate_errors(self.path):
-            games.save_game(self.db, self.env, record, league_task)
-
-    def register_league(
-        self, *, name: str, title: str, fingerprint: str, games: int, path: str
-    ) -> leagues.LeagueRow:
-        """The recorded league of this name (created if new); LeagueChanged if its schedule
-        differs from the recorded one."""
-        with translate_errors(self.path):
-            return leagues.register_league(
-                self.db, name=name, title=title, fingerprint=fingerprint, games=games, path=path
-            )
-
-    def find_league(self, name: str) -> leagues.LeagueRow | None:
-        """The recorded league of this name, if any."""
-        with translate_errors(self.path):
-            return leagues.find_league(self.db, name)
-
-    def league_done(self, league_id: int) -> set[int]:
-        """Task indices of the league whose game is stored."""
-        with translate_errors(self.path):
-            return leagues.done_tasks(self.db, league_id)
-
-    def league_seat_faults(self, league_id: int) -> list[tuple[int, int, str]]:
-        """(task index, seat, fault) for every seat of the league's stored games."""
-        with translate_errors(self.path):
-            return list(leagues.seat_faults(self.db, league_id))
-
-    def disqualify(
-        self, league_id: int, *, entrant: int, label: str, games: int, faults: int
-    ) -> None:
-        """Strike an entrant out of a league (see leagues.strikes)."""
-        with translate_errors(self.path):
-            leagues.disqualify(
-                self.db, league_id, entrant=entrant, label=label, games=games, faults=faults
-            )
-
-    def league_disqualified(self, league_id: int) -> dict[int, str]:
-        """Entrant index -> why it was disqualified."""
-        with translate_errors(self.path):
-            return leagues.disqualified(self.db, league_id)
-
-    def league_seats(self, league_id: int) -> list[dict[str, Any]]:
-        """Every seat of the league's stored games, in save order (see store.leagues)."""
-        with translate_errors(self.path):
-            return list(leagues.league_seats(self.db, league_id))
+            games.save_game(self.db, self.env, record)
 
     def bot_seed_key(self) -> bytes:
         """This database's secret for deriving the seeds bots are sent (see referee.seat_seed)."""

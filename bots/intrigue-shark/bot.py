@@ -16,16 +16,111 @@ from typing import Any
 
 from protocol.sdk import run
 from protocol.sdk_intrigue import (
+    SCHOLARS_PER_PLAYER,
     UNIT,
+    Memory,
     Player,
     Table,
-    choose_winner,
     clamp_amount,
     floor_unit,
 )
 
 NAME = "intrigue-shark"
 VERSION = "1.0"
+
+
+# Sending and choosing. This bot's own strategy, kept in its folder (so its digest covers it):
+# intrigue-honest starts from the same code, and either may be tuned without changing the other.
+
+INTERNAL_SEND = 0.5
+"""Sending into an internal conflict: the share of the incumbent's section expected (the
+conflict may be lost, and bribes are paid), split among the applicants."""
+EXTERNAL_SEND = 0.7
+"""Sending into an external conflict: the same, for a free section."""
+INTERFERENCE = 0.08
+"""Chance that one rival send lands on the same type and palace before its owner receives."""
+SPREAD = 600
+"""Ducats of expected income given up to avoid another scholar at a palace that holds mine."""
+
+
+def trust_in(memory: Memory, owner: int) -> float:
+    """How likely the owner is to give the section asked for (Beta prior from all games)."""
+    prior = (memory.kept_total + 1) / (memory.tested_total + 2)
+    kept, tested = memory.kept.get(owner, [0, 0])
+    return (kept + 2 * prior) / (tested + 2)
+
+
+def expected_section(free: list[int], rivals: int, trust: float) -> float:
+    """The section a lone applicant may expect among free ones, with rivals admitted at the same
+    step: an owner that keeps its word gives one of the highest (all ask high), else any."""
+    if not free:
+        return 0.0
+    ordered = sorted(free, reverse=True)
+    top = ordered[: rivals + 1]
+    keep = sum(top) / len(top)
+    anyone = sum(ordered) / len(ordered)
+    return trust * keep + (1 - trust) * anyone
+
+
+def send_score(table: Table, memory: Memory, type_: str, palace: int) -> float:
+    """The income a scholar of type_ sent to palace may expect, roughly."""
+    me = table.me
+    incomes = table.incomes_if_sent_now()
+    inside = table.inside(palace)
+    waiting = table.palaces[palace].get("waiting") or []
+    same = [w for w in waiting if w["type"] == type_]
+    if any(w["owner"] == me for w in same):
+        return -1e9  # competing with myself
+    sends_before = 2 * table.between(palace)
+    if type_ in inside:
+        held, incumbent = inside[type_]
+        if incumbent["owner"] == me:
+            return -1e9
+        # an internal conflict: win it perhaps, and exile a rival's scholar either way
+        return held * incomes * INTERNAL_SEND / (len(same) + 2)
+    free = table.free(palace)
+    rivals = len({w["type"] for w in waiting if w["type"] not in inside and w["type"] != type_})
+    worth = expected_section(free, rivals, trust_in(memory, palace)) * incomes
+    if same:
+        return worth * EXTERNAL_SEND / (len(same) + 1)
+    clean = (1 - INTERFERENCE) ** sends_before
+    return worth * (clean + (1 - clean) * 0.5)
+
+
+def choose_send(view: dict[str, Any], options: list[Any], memory: Memory) -> Any:
+    table = Table(view)
+    mine_at = {p: 0 for p in range(table.players)}
+    for p, palace in enumerate(table.palaces):
+        mine_at[p] += sum(1 for w in palace.get("waiting") or [] if w["owner"] == table.me)
+        mine_at[p] += sum(
+            1 for s in palace["sections"] if s["scholar"] and s["scholar"]["owner"] == table.me
+        )
+    hand = table.palaces[table.me].get("hand") or {}
+
+    def score(option: dict[str, Any]) -> float:
+        palace, type_ = option["palace"], option["scholar"]
+        value = send_score(table, memory, type_, palace)
+        value -= SPREAD * mine_at.get(palace, 0)  # spread over the palaces
+        value += 50 * hand.get(type_, 0)  # keep the hand varied for later rounds
+        return value
+
+    return max(options, key=score)
+
+
+def choose_winner(table: Table, memory: Memory, candidates: list[int]) -> int:
+    """The highest payer; on a tie, the poorest seat (the least dangerous rival)."""
+    owner_of = {}
+    for palace in table.palaces:
+        for w in palace.get("waiting") or []:
+            owner_of[w["id"]] = w["owner"]
+    return max(
+        candidates,
+        key=lambda sid: (
+            table.paid(sid),
+            -memory.cash_of(owner_of.get(sid, sid // SCHOLARS_PER_PLAYER)),
+        ),
+    )
+
 
 PROMISES = (
     "Give me the best hall and my house is yours: double next turn, never a scholar against you.",
@@ -52,6 +147,9 @@ class Shark(Player):
     """One seat's player: a Memory across the games of a match, the policy below."""
 
     name = NAME
+
+    def send(self, view: dict[str, Any], options: list[Any]) -> Any:
+        return choose_send(view, options, self.memory)
 
     def place(self, view: dict[str, Any], options: list[Any]) -> Any:
         """The lowest free section, whatever was asked."""
@@ -81,7 +179,7 @@ class Shark(Player):
         if section not in choices:
             section = None
         worth = (section or 0) * table.incomes_if_placed_now(table.me, owner)
-        trust = self.memory.trust(owner)
+        trust = trust_in(self.memory, owner)
         if step == "no-conflict":
             # admission is certain: only a word-keeper's section is worth paying for
             amount = TRUSTED_RATE * worth * trust if trust >= TRUST_THRESHOLD else 0

@@ -191,3 +191,13 @@ def test_decide_is_total(kind):
         "optional": [],
     }
     assert decide({"decision": {"kind": "offer"}}, offer) == {"amount": 0}
+
+
+def test_the_sdk_constants_are_the_engines():
+    """protocol.sdk_intrigue repeats the rules' constants for bots (the views do not carry
+    them); this keeps the copies equal to the referee's."""
+    from arena.games.intrigue import scholars
+    from protocol import sdk_intrigue
+
+    for name in ("ROUNDS", "SEND_ROUNDS", "UNIT", "START_CASH", "SCHOLARS_PER_PLAYER"):
+        assert getattr(sdk_intrigue, name) == getattr(scholars, name), name

@@ -31,6 +31,7 @@ from arena.referee import Entrant, play_game
 from arena.store import open_store
 from leagues.reports import read_json, write_json, write_junit
 from leagues.sequential import Bounds, RegressResult, Verdict
+from leagues.store import LeagueStore
 from protocol import legal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,11 +144,12 @@ def hostile_db(tmp_path):
                 seats=tuple(dataclasses.replace(s, rank=0, score=0.0) for s in aborted.seats),
             )
         )
-        league = store.register_league(
+        leagues = LeagueStore(store)
+        league = leagues.register(
             name="hostile-league", title="intrigue", fingerprint="f", games=1, path=str(league_file)
         )
-        store.save_game(intrigue_record("c" * 32, hostile, wins=True), league_task=(league.id, 0))
-        store.disqualify(league.id, entrant=1, label=f"{NAME}@{VERSION}", games=1, faults=1)
+        leagues.save_game(intrigue_record("c" * 32, hostile, wins=True), league.id, 0)
+        leagues.disqualify(league.id, entrant=1, label=f"{NAME}@{VERSION}", games=1, faults=1)
     return db, league_file
 
 

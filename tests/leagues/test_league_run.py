@@ -11,10 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.store import LeagueChanged, open_store
+from arena.store import open_store
 from leagues.runner import prepare_league, run_league
 from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import load_league
+from leagues.store import LeagueChanged, LeagueStore
 from tests.conftest import bot_processes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +68,7 @@ def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
         prepared = prepare_league(spec, store, log_dir=None)
         summary = run_league(prepared, store, workers=workers)
         assert (summary.played, summary.interrupted) == (12, False)
-        assert store.league_done(prepared.league_id) == set(range(12))
+        assert LeagueStore(store).done(prepared.league_id) == set(range(12))
         assert len(store.list_games(limit=100)) == 12
     assert bot_processes(tmp_path) == [], "every bot process was stopped"
 
@@ -86,19 +87,21 @@ def test_an_interrupted_league_resumes_exactly_where_it_stopped(tmp_path):
         prepared = prepare_league(spec, store, log_dir=None)
         first = run_league(prepared, store, workers=2, on_record=stop_after_five)
         assert first.interrupted and first.played == 5
-        assert store.league_done(store.find_league(spec.name).id) == set(seen)
+        assert LeagueStore(store).done(LeagueStore(store).find(spec.name).id) == set(seen)
     assert bot_processes(tmp_path) == [], "Ctrl-C stops the workers and their bots"
     with open_store(db, create=True) as store:
         again = prepare_league(spec, store, log_dir=None)
         assert again.tasks == prepared.tasks, "the same deals: the key is the database's"
-        assert store.find_league(spec.name).fingerprint == schedule_fingerprint(spec, again.tasks)
+        assert LeagueStore(store).find(spec.name).fingerprint == schedule_fingerprint(
+            spec, again.tasks
+        )
         assert again.plan.game_id_prefix == prepared.plan.game_id_prefix
         assert [t.index for t in again.pending] == sorted(set(range(12)) - set(seen))
         second = run_league(again, store, workers=1)
         assert second.played == 7 and not second.interrupted
         ids = [g.id for g in store.list_games(limit=100)]
         assert len(ids) == len(set(ids)) == 12, "no game lost, none played twice"
-        assert sorted(store.league_done(again.league_id)) == list(range(12))
+        assert sorted(LeagueStore(store).done(again.league_id)) == list(range(12))
 
 
 def test_a_league_edited_to_another_schedule_is_refused(tmp_path):
@@ -206,8 +209,8 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
         if db.exists():
             try:
                 with open_store(db, create=False) as store:
-                    league_row = store.find_league("test-league")
-                    recorded = len(store.league_done(league_row.id)) if league_row else 0
+                    league_row = LeagueStore(store).find("test-league")
+                    recorded = len(LeagueStore(store).done(league_row.id)) if league_row else 0
             except Exception:
                 recorded = 0
     assert proc.poll() is None, "the league ended before it could be interrupted"
@@ -218,13 +221,13 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
     assert "Stopped:" in text and "run the same command again" in text
     assert bot_processes(tmp_path) == []
     with open_store(db, create=False) as store:
-        done = len(store.league_done(store.find_league("test-league").id))
+        done = len(LeagueStore(store).done(LeagueStore(store).find("test-league").id))
         assert 3 <= done < 60
         assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     rerun = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     with open_store(db, create=False) as store:
-        assert len(store.league_done(store.find_league("test-league").id)) == 60
+        assert len(LeagueStore(store).done(LeagueStore(store).find("test-league").id)) == 60
         assert len(store.list_games(limit=1000)) == 60
 
 
@@ -253,9 +256,9 @@ def test_a_bot_that_keeps_faulting_is_struck_out_and_no_longer_scheduled(tmp_pat
     assert first.exit_code == 0, first.output
     assert "disqualified (strikes): fake-crash faulted in 3 of 3 games" in first.output
     with open_store(db, create=False) as store:
-        league = store.find_league("strikes")
-        assert list(store.league_disqualified(league.id)) == [0]
-        played = store.league_done(league.id)
+        league = LeagueStore(store).find("strikes")
+        assert list(LeagueStore(store).disqualified(league.id)) == [0]
+        played = LeagueStore(store).done(league.id)
         tasks = build_schedule(load_league(path), store.deal_seed_key())
         with_crasher = [t.index for t in tasks if 0 in t.seating]
         assert len([t for t in with_crasher if t in played]) == 3, "no game of it after the third"

@@ -11,10 +11,10 @@ card count, is **designed** for this project. ``load_cardset`` checks all of it 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from arena.configfile import read_toml, unknown_key
 from arena.games.paranoia.vocabulary import (
     BOX_BUDGET,
     CLEARANCES,
@@ -76,8 +76,10 @@ def _int(raw: Any, where: str, field: str, minimum: int = 1) -> int:
 def _table(raw: Any, where: str, field: str, keys: frozenset[str]) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise _bad(where, field, f"expected a table, got {raw!r}")
-    if unknown := set(raw) - keys:
-        raise _bad(where, field, f"unknown keys {sorted(unknown)}")
+    if unknown := sorted(set(raw) - keys):
+        raise _bad(
+            where, field, unknown_key(unknown[0], sorted(keys), at_top=field == "(top level)")
+        )
     return raw
 
 
@@ -268,10 +270,7 @@ def _clearances(raw: Any) -> tuple[Clearance, ...]:
 
 def load_cardset(path: Path = DEFAULT_PATH) -> CardSet:
     """Parse and check a card set TOML file; raises CardSetError on any fault."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise CardSetError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(Path(path), CardSetError, "fix the syntax (CARDS.md shows the format)").data
     _table(data, str(path), "(top level)", frozenset({"clearance", "mission", "action"}))
     seen: set[str] = set()
     clearances = _clearances(data.get("clearance"))

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from arena.configfile import ConfigFileError
 
-class CardSetError(ValueError):
+
+class CardSetError(ConfigFileError):
     """The card data is malformed; the message names the card (or table) and the field."""
 
 

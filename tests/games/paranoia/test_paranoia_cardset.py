@@ -370,3 +370,21 @@ def test_cards_md_totals_match_the_data(shipped: cardset.CardSet) -> None:
         copies(actions, Provenance.PARTIAL),
         copies(actions, Provenance.DESIGNED),
     ]
+
+
+def test_a_mistyped_card_key_suggests_the_known_one(tmp_path: Path) -> None:
+    action = ACTION.replace("count = 2", "cuont = 2")
+    assert action != ACTION
+    with pytest.raises(CardSetError, match=r'unknown key "cuont"; did you mean "count"\?'):
+        load(tmp_path, CLEARANCE_PART + MISSION + action)
+
+
+def test_a_mistyped_table_at_the_top_suggests_the_known_one(tmp_path: Path) -> None:
+    with pytest.raises(CardSetError, match=r'unknown key "actions"; did you mean "action"\?'):
+        load(tmp_path, CLEARANCE_PART + MISSION + ACTION.replace("[[action]]", "[[actions]]"))
+
+
+def test_bad_syntax_names_its_line(tmp_path: Path) -> None:
+    with pytest.raises(CardSetError) as info:
+        load(tmp_path, CLEARANCE_PART + "[[action]\n")
+    assert info.value.line == CLEARANCE_PART.count("\n") + 1, str(info.value)

@@ -6,7 +6,11 @@ paranoia-survivor; prints, per kind, missions per game (median and worst), death
 executions per mission, the share of games stopped by the game cap, and the survivor's win
 share against its fair share. CARDS.md quotes its output.
 
-    .venv/bin/python bots/paranoia-survivor/simulate.py --games 60
+    .venv/bin/python -m arena.games.paranoia.simulate --games 60
+
+A tool for whoever tunes cards.toml, not part of the referee: it loads the bot's decide into
+this process, unsandboxed, so give it only a bot you trust (the default is the bundled one,
+found from the current directory, the repository's root).
 """
 
 from __future__ import annotations
@@ -21,11 +25,18 @@ from typing import Any
 from arena.games import get_game
 from protocol import legal
 
-HERE = Path(__file__).resolve().parent
+DEFAULT_BOT = Path("bots/paranoia-survivor")
 
 
-def _survivor() -> Any:
-    spec = importlib.util.spec_from_file_location("paranoia_survivor", HERE / "bot.py")
+def load_decide(bot: Path) -> Any:
+    """The ``decide`` function of the bot folder's bot.py (a paranoia-survivor-like bot)."""
+    source = bot / "bot.py"
+    if not source.is_file():
+        raise SystemExit(
+            f"no bot.py in {bot}: run this from the repository's root, or pass --bot with a "
+            "bot folder whose bot.py defines decide(view, legal)"
+        )
+    spec = importlib.util.spec_from_file_location("paranoia_survivor", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -83,11 +94,17 @@ def table(kind: str, games: int, decide: Any) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60, help="games per kind of table")
-    args = parser.parse_args()
-    decide = _survivor()
+    parser.add_argument(
+        "--bot",
+        type=Path,
+        default=DEFAULT_BOT,
+        help=f"the smart bot's folder (default {DEFAULT_BOT}, from the repository's root)",
+    )
+    args = parser.parse_args(argv)
+    decide = load_decide(args.bot)
     print(
         "| table (3-8 players) | games | missions median | worst | deaths/mission "
         "| executions/mission | game cap | survivor wins (fair share) |"
