@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
