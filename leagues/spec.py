@@ -13,7 +13,8 @@ The whole format (paths are relative to the folder holding the league file)::
     bots = ["../bots/corruption-greedy", {path = "../bots/random", copies = 3}]
         # required, non-empty. An entry is a bot directory, or {path = ..., copies = N} to
         # seat N separate copies of one bot (labelled random#1, random#2, ...). A directory
-        # may be listed once only, across bots and candidates.
+        # may be listed once only, across bots and candidates. A path that does not exist
+        # may name a bundled bot instead: "random" or "bots/random" (arena.bundled).
     candidates = ["../bots/my-new-bot"]
         # gauntlet only, and required there: the bots under test (no copies); `bots` is then
         # the field they play against. Forbidden in a round-robin.
@@ -73,6 +74,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from arena.bundled import locate_bot
 from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
@@ -201,7 +203,7 @@ class _Entry:
     written: str
     """The path as written in the file."""
     directory: Path
-    """The path resolved against the league file's folder."""
+    """The path resolved against the league file's folder, or the bundled bot it names."""
     copies: int
     """How many separate copies to seat."""
     line: int | None
@@ -430,9 +432,22 @@ class _Parser:
                     key,
                     line=line,
                 )
-            directory = (self.path.parent / Path(written).expanduser()).resolve()
+            try:
+                directory = locate_bot(written, base=self.path.parent).resolve()
+            except ManifestError as exc:
+                raise self.not_a_bot(key, written, line, exc) from None
             entries.append(_Entry(key, written, directory, copies, line))
         return entries
+
+    def not_a_bot(
+        self, key: str, written: str, line: int | None, problem: ManifestError
+    ) -> LeagueFileError:
+        return self.fail(
+            f'{key} entry "{written}" is not a bot; fix the path (relative to '
+            f"{self.path.parent.resolve()}) or the bot: {problem}",
+            key,
+            line=line,
+        )
 
     def entry_table(self, key: str, item: dict[str, Any]) -> tuple[str, int]:
         written = item.get("path")
@@ -472,12 +487,7 @@ class _Parser:
             try:
                 manifests.append(load_bot(entry.directory))
             except ManifestError as exc:
-                raise self.fail(
-                    f'{entry.key} entry "{entry.written}" is not a bot; fix the path (relative '
-                    f"to {self.path.parent.resolve()}) or the bot: {exc}",
-                    entry.key,
-                    line=entry.line,
-                ) from None
+                raise self.not_a_bot(entry.key, entry.written, entry.line, exc) from None
         labels = _labels(field_entries + candidate_entries, manifests)
         made = [
             Entrant(entry.directory, f"{label}#{copy}" if entry.copies > 1 else label, copy)
