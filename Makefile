@@ -41,7 +41,7 @@ lint: $(STAMP) ## ruff and mypy
 	$(BIN)/mypy arena protocol leagues
 
 check-bots: $(STAMP) ## Run `arena check` on every bundled bot, on its game (random: every game)
-	for bot in bots/*/; do \
+	for bot in bots/*/bot.toml; do bot=$$(dirname $$bot); \
 		name=$$(basename $$bot); games=$${name%%-*}; \
 		if [ "$$name" = random ]; then games="corruption intrigue paranoia"; fi; \
 		for game in $$games; do $(BIN)/arena check $$bot --game $$game || exit 1; done; \

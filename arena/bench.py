@@ -19,8 +19,8 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
+from arena.bundled import bundled_bot
 from arena.containment.limits import Limits
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
@@ -30,7 +30,6 @@ from arena.record import BotIdentity
 from arena.referee import Entrant, play_game
 from protocol import codec, legal
 
-ROOT = Path(__file__).resolve().parent.parent
 ECHO = (
     "import sys, json\n"
     "for line in sys.stdin.buffer:\n"
@@ -75,7 +74,7 @@ def bench_subprocess(
     """(seconds per game, decisions per game, seconds to start the table's bots) with
     persistent random-bot subprocesses, sandboxed or not."""
     game = get_game(title)
-    bot = load_bot(ROOT / "bots" / "random")
+    bot = load_bot(bundled_bot("random"))
     decisions = 0
     with Lineup([bot] * players, limits=Limits(sandbox=sandbox)) as lineup:
         started = time.perf_counter()

@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.bundled import bundled_bot
 from arena.store import open_store
 from leagues.runner import prepare_league, run_league
 from leagues.spec import load_league
@@ -27,7 +28,7 @@ def write_league(folder: Path, games: int, workers: int) -> Path:
     path = folder / "bench.toml"
     path.write_text(
         'name = "bench"\ngame = "corruption"\n'
-        f'bots = [{{path = "{ROOT / "bots" / "random"}", copies = 3}}]\n'
+        f'bots = [{{path = "{bundled_bot("random")}", copies = 3}}]\n'
         f"table_size = 3\ngames = {games}\nseed = 1\nworkers = {workers}\n"
     )
     return path

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import (
+    BOT_HELP,
     DEFAULT_GAME_MS,
     EXIT_USAGE,
     GameMsOption,
@@ -37,12 +38,14 @@ VERDICT_STYLE = {
 
 def regress(
     game_title: Annotated[str, typer.Option("--game", "-g", help="The game title.")],
-    candidate: Annotated[Path, typer.Option(help="The bot under test (a bot directory).")],
-    baseline: Annotated[Path, typer.Option(help="The bot it must not be worse than.")],
+    candidate: Annotated[Path, typer.Option(help=f"The bot under test: {BOT_HELP}.")],
+    baseline: Annotated[Path, typer.Option(help=f"The bot it must not be worse than: {BOT_HELP}.")],
     field: Annotated[
         list[Path],
         typer.Option(
-            "--field", "-f", help="A field bot; repeat (the same bot may be given twice)."
+            "--field",
+            "-f",
+            help=f"A field bot, {BOT_HELP}; repeat (the same bot may be given twice).",
         ),
     ],
     games: Annotated[

@@ -13,7 +13,8 @@ The whole format (paths are relative to the folder holding the league file)::
     bots = ["../bots/corruption-greedy", {path = "../bots/random", copies = 3}]
         # required, non-empty. An entry is a bot directory, or {path = ..., copies = N} to
         # seat N separate copies of one bot (labelled random#1, random#2, ...). A directory
-        # may be listed once only, across bots and candidates.
+        # may be listed once only, across bots and candidates. A path that does not exist
+        # may name a bundled bot instead: "random" or "bots/random" (arena.bundled).
     candidates = ["../bots/my-new-bot"]
         # gauntlet only, and required there: the bots under test (no copies); `bots` is then
         # the field they play against. Forbidden in a round-robin.

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.bundled import locate_bot
 from arena.configfile import did_you_mean, read_toml, toml_kind, toml_repr, unknown_key
 from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games import get_game, titles
@@ -57,7 +58,7 @@ class _Entry:
     written: str
     """The path as written in the file."""
     directory: Path
-    """The path resolved against the league file's folder."""
+    """The path resolved against the league file's folder, or the bundled bot it names."""
     copies: int
     """How many separate copies to seat."""
     line: int | None
@@ -256,9 +257,22 @@ class LeagueChecks:
                     key,
                     line=line,
                 )
-            directory = (self.path.parent / Path(written).expanduser()).resolve()
+            try:
+                directory = locate_bot(written, base=self.path.parent).resolve()
+            except ManifestError as exc:
+                raise self.not_a_bot(key, written, line, exc) from None
             entries.append(_Entry(key, written, directory, copies, line))
         return entries
+
+    def not_a_bot(
+        self, key: str, written: str, line: int | None, problem: ManifestError
+    ) -> LeagueFileError:
+        return self.fail(
+            f'{key} entry "{written}" is not a bot; fix the path (relative to '
+            f"{self.path.parent.resolve()}) or the bot: {problem}",
+            key,
+            line=line,
+        )
 
     def entry_table(self, key: str, item: dict[str, Any]) -> tuple[str, int]:
         written = item.get("path")
@@ -298,12 +312,7 @@ class LeagueChecks:
             try:
                 manifests.append(load_bot(entry.directory))
             except ManifestError as exc:
-                raise self.fail(
-                    f'{entry.key} entry "{entry.written}" is not a bot; fix the path (relative '
-                    f"to {self.path.parent.resolve()}) or the bot: {exc}",
-                    entry.key,
-                    line=entry.line,
-                ) from None
+                raise self.not_a_bot(entry.key, entry.written, entry.line, exc) from None
         labels = _labels(field_entries + candidate_entries, manifests)
         made = [
             Entrant(entry.directory, f"{label}#{copy}" if entry.copies > 1 else label, copy)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import arena.bundled
+
 ROOT = Path(__file__).resolve().parent.parent
 FAKEBOT = Path(__file__).resolve().parent / "fakebots" / "fakebot.py"
 
@@ -67,7 +69,7 @@ def make_bot(tmp_path: Path):
 @pytest.fixture
 def bundled_bot():
     """The path of a bot shipped in bots/."""
-    return lambda name: ROOT / "bots" / name
+    return arena.bundled.bundled_bot
 
 
 @pytest.fixture

@@ -9,14 +9,15 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from arena.bundled import bundled_bot
 from arena.check import run_check
 from arena.cli.common import (
+    BOT_HELP,
     DEFAULT_GAME_MS,
     EXIT_FAILED,
     EXIT_USAGE,
     GameMsOption,
     UnsandboxedOption,
-    bundled_bot,
     console,
     contain_bots,
     fail,
@@ -30,7 +31,7 @@ from arena.referee import TimeControl
 
 
 def check(
-    bot_dir: Annotated[Path, typer.Argument(metavar="BOT_DIR", help="The bot directory to check.")],
+    bot_dir: Annotated[Path, typer.Argument(metavar="BOT", help=f"The bot to check: {BOT_HELP}.")],
     game_title: Annotated[
         str, typer.Option("--game", "-g", help="The game to check it on.")
     ] = "corruption",
@@ -40,7 +41,9 @@ def check(
     ] = None,
     opponent: Annotated[
         Path | None,
-        typer.Option(help="The bot to fill the other seats (default: the bundled random bot)."),
+        typer.Option(
+            help=f"The bot to fill the other seats, {BOT_HELP} (default: the bundled random bot)."
+        ),
     ] = None,
     seed: Annotated[
         int | None,
@@ -65,7 +68,7 @@ def check(
 
     Exits 0 when the bot played every game without a fault, 1 otherwise.
 
-    Example: arena check bots/corruption-greedy --game corruption --games 6
+    Example: arena check corruption-greedy --game corruption --games 6
     """
     game = resolve_game(game_title)
     table_size = players or min(game.min_players + 1, game.max_players)

@@ -12,6 +12,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from arena.bundled import bundled_names, locate_bot
 from arena.containment.readiness import SandboxUnavailable, require
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
@@ -131,14 +132,19 @@ def resolve_game(title: str) -> Game:
         fail(f"unknown game {title!r}; choose one of: {', '.join(titles())}", EXIT_USAGE)
 
 
-def resolve_bots(paths: list[Path]) -> list[BotManifest]:
+def resolve_bots(written: list[Path]) -> list[BotManifest]:
+    """The bots given on the command line: directories or bundled bots' names."""
     manifests = []
-    for path in paths:
+    for bot in written:
         try:
-            manifests.append(load_bot(path))
+            manifests.append(load_bot(locate_bot(bot)))
         except ManifestError as exc:
             fail(str(exc), EXIT_USAGE)
     return manifests
+
+
+BOT_HELP = f"a bot directory or a bundled bot ({', '.join(bundled_names())})"
+"""How every option taking a bot describes it."""
 
 
 def resolve_options(game: Game, variants: list[str]) -> dict[str, object]:
@@ -156,11 +162,6 @@ def fresh_seed() -> int:
 def bot_log_dir(db: Path) -> Path:
     """Where bots' stderr logs go: a folder beside the database, named after it."""
     return db.with_name(db.stem + "-logs")
-
-
-def bundled_bot(name: str) -> Path:
-    """A bot shipped in the repository's bots/ folder."""
-    return Path(__file__).resolve().parents[2] / "bots" / name
 
 
 def compact(number: float) -> str:

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from arena.cli.common import (
+    BOT_HELP,
     DEFAULT_DB,
     DEFAULT_GAME_MS,
     EXIT_USAGE,
@@ -45,7 +46,7 @@ def play(
         typer.Option(
             "--bot",
             "-b",
-            help="A bot directory; repeat once per seat (the same bot may sit twice).",
+            help=f"A bot: {BOT_HELP}; repeat once per seat (the same bot may sit twice).",
         ),
     ],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,

@@ -114,7 +114,7 @@ def test_arena_check_turns_any_reply_into_a_verdict_in_words(tmp_path_factory, r
     it never raises, and it ends with PASS or FAIL and an exit code, never a traceback."""
     from typer.testing import CliRunner
 
-    from arena.cli import app
+    from arena.cli.app import app
 
     folder = tmp_path_factory.mktemp("fuzzcheck")
     (folder / "answer.bin").write_bytes(raw)

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena import referee
-from arena.cli import app
+from arena.cli.app import app
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.record import BotIdentity, GameRecord

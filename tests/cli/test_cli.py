@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,6 +172,9 @@ PLAY3 = ["play", "corruption", *THREE_RANDOM]
         (["play", "chess", "--bot", RANDOM], "unknown game 'chess'"),
         (["play", "corruption", "--bot", RANDOM, "--bot", RANDOM], "3 to 7 players"),
         (["play", "corruption", "--bot", "/no/such/dir", *THREE_RANDOM[:4]], "does not exist"),
+        (["play", "corruption", "--bot", "nope", *THREE_RANDOM[:4]], "(bundled: corruption-"),
+        (["check", "nope", "--games", "1"], "no bundled bot is called that"),
+        (["check", "random", "--opponent", "nope"], "no bundled bot is called that"),
         ([*PLAY3, "--variant", "nope"], "nope"),
         ([*PLAY3, "--games", "0"], "--games"),
         ([*PLAY3, "--variant", "closed", "--variant", "stud-libre"], "closed"),

@@ -22,7 +22,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.games import get_game
 from arena.inprocess import InProcessBot
 from arena.printable import cell, shown, visible

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from tests.readonly_fs import IS_ROOT, read_only_file, read_only_folder
 
 ROOT = Path(__file__).resolve().parents[2]

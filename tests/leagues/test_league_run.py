@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.store import open_store
 from leagues.runner import prepare_league, run_league
 from leagues.schedule import build_schedule, schedule_fingerprint

@@ -325,6 +325,25 @@ def test_a_directory_without_bot_toml(tmp_path):
     assert_error(tmp_path, text, 3, "is not a bot", "has no bot.toml")
 
 
+def test_a_bundled_bot_by_name_when_no_such_path_exists(tmp_path):
+    text = GOOD.replace(f'"{GREEDY}"', '"corruption-greedy"').replace(
+        f'"{RANDOM}"', '"bots/random"'
+    )
+    spec = load_league(write(tmp_path, text))
+    assert {e.path for e in spec.entrants} == {Path(GREEDY), Path(RANDOM)}
+
+
+def test_a_path_beside_the_league_file_wins_over_a_bundled_name(tmp_path):
+    (tmp_path / "random").mkdir()
+    text = GOOD.replace(f'"{RANDOM}"', '"random"')
+    assert_error(tmp_path, text, 3, "is not a bot", "has no bot.toml")
+
+
+def test_neither_a_path_nor_a_bundled_name(tmp_path):
+    text = GOOD.replace(f'"{GREEDY}"', '"greedy"')
+    assert_error(tmp_path, text, 3, "is not a bot", "relative to", "(bundled: corruption-greedy")
+
+
 def test_a_bot_listed_twice_points_at_copies(tmp_path):
     text = (
         f'name = "r"\ngame = "corruption"\nbots = ["{GREEDY}",\n  "{RANDOM}",\n'

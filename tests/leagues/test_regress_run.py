@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.manifest import load_bot

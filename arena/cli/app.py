@@ -1,0 +1,36 @@
+"""The composition root of the `arena` command line: every command is registered here, and only
+the entry points (the `arena` script, `python -m arena`) import this module.
+
+It is the one place in arena/ that reaches up into leagues/; keeping it out of
+arena/cli/__init__.py lets leagues.cli import arena.cli.common without a cycle. Importing
+leagues.store registers the league tables' migrations: every command that opens a database must
+know them, or it would take a league database for a newer arena's."""
+
+from __future__ import annotations
+
+import typer
+
+import leagues.store  # noqa: F401  (registers the league tables' migrations, below)
+from arena.cli import check, play, results, show
+from leagues.cli import app as league_app
+from leagues.regress_cli import regress
+
+app = typer.Typer(
+    name="arena",
+    help="Referee, record and rate bots playing hidden-information games.\n\n"
+    "Example: arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random --games 10",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("play")(play.play)
+app.command("ratings")(results.ratings)
+app.command("games")(results.games)
+app.command("show")(show.show)
+app.command("check")(check.check)
+app.add_typer(league_app, name="league")
+app.command("regress")(regress)
+
+
+def main() -> None:
+    app()
