@@ -87,7 +87,7 @@ def test_every_arena_command_knows_the_league_migrations() -> None:
         [
             sys.executable,
             "-c",
-            "import arena.cli; from arena.store.migrations import known_names; "
+            "import arena.cli.app; from arena.store.migrations import known_names; "
             "print(' '.join(sorted(known_names())))",
         ],
         capture_output=True,
