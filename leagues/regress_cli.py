@@ -12,6 +12,7 @@ from arena.cli.common import (
     DEFAULT_GAME_MS,
     EXIT_USAGE,
     GameMsOption,
+    SeedKeyOption,
     UnsandboxedOption,
     console,
     contain_bots,
@@ -20,10 +21,12 @@ from arena.cli.common import (
     resolve_bots,
     resolve_game,
     resolve_options,
+    seed_secret,
 )
 from arena.containment.limits import Limits
 from arena.printable import shown
 from arena.referee import TimeControl
+from arena.seeds import random_deal_key
 from leagues.regress import PairResult, RegressPlan, run_regress
 from leagues.reports import pair_summary, summary_line, write_json, write_junit
 from leagues.sequential import Bounds, SequentialTest, Verdict, parse_bounds
@@ -69,9 +72,10 @@ def regress(
         typer.Option(
             help="Base seed of the deals (default: random, printed). Deals are derived from it "
             "with a secret key drawn for each run, so no bot can predict them and every run "
-            "plays new deals."
+            "plays new deals; with --seed-key, the same seed and key play the same deals."
         ),
     ] = None,
+    seed_key: SeedKeyOption = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
     bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per seat per game, in ms.")] = 5000,
@@ -108,6 +112,7 @@ def regress(
         )
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
+    secret = seed_secret(seed_key)
     out = console()
     sandbox = contain_bots(unsandboxed, out, EXIT_USAGE)  # 2: an error, not a FAIL
     plan = RegressPlan(
@@ -123,12 +128,13 @@ def regress(
         time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, game_s=game_ms / 1000),
         workers=workers,
         limits=Limits(sandbox=sandbox),
+        secret=secret if secret is not None else random_deal_key(),
     )
     out.print(
         f"regress {game.title}: {shown(bots[0].name)}@{shown(bots[0].version)} (candidate) vs "
         f"{shown(bots[1].name)}@{shown(bots[1].version)} (baseline) at tables of {table}, field "
         f"{shown(', '.join(b.name for b in bots[2:]))}; up to {games} games; seed {base_seed} "
-        "(with a fresh secret key: new deals every run); "
+        f"({'with a fresh secret key: new deals every run' if secret is None else 'with the seed key: the same deals every run'}); "
         f"H0 δ={test_bounds.delta0:g} vs H1 δ={test_bounds.delta1:g}, α={test_bounds.alpha:g}, β={test_bounds.beta:g}"
     )
 

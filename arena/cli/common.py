@@ -17,6 +17,7 @@ from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.printable import cell, shown
+from arena.seeds import SEED_KEY_ENV, secret_from_seed_key
 from arena.store import Store, StoreError, open_store
 
 EXIT_OK = 0
@@ -78,6 +79,30 @@ UnsandboxedOption = Annotated[
         "can read your files and use the network). Recorded with every game.",
     ),
 ]
+
+
+SeedKeyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--seed-key",
+        envvar=SEED_KEY_ENV,
+        show_envvar=True,
+        help="A secret of at least 16 characters to derive deals and bots' seeds from, instead "
+        "of the database's own (or, for regress, a fresh one): the same --seed with the same "
+        "key deals the same games in any database (for CI). Keep it from the bots' authors.",
+    ),
+]
+
+
+def seed_secret(seed_key: str | None) -> bytes | None:
+    """The secret a --seed-key stands for (None when none was given), or exit saying why the
+    key cannot be used."""
+    if seed_key is None:
+        return None
+    try:
+        return secret_from_seed_key(seed_key)
+    except ValueError as exc:
+        fail(f"--seed-key / ${SEED_KEY_ENV}: {exc}", EXIT_USAGE)
 
 
 def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bool:

@@ -58,8 +58,8 @@ def register_league(
         raise LeagueChanged(
             f"league {name!r} is already recorded ({done} of {row.games} games played, from "
             f"{row.path}) with a different schedule: the file now asks for other bots, games, "
-            "table sizes, options or seed (or an older arena, with other deal seeds, recorded "
-            "it). Undo the edit to resume it, or give the league a new "
+            "table sizes, options or seed, or another --seed-key (or an older arena, with other "
+            "deal seeds, recorded it). Undo the change to resume it, or give the league a new "
             "`name` (or use another --db) to start a new one."
         )
     return row
