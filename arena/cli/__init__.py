@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from arena.cli import check, play, results, show
+from arena.cli import check, play, rerun, results, show
 
 app = typer.Typer(
     name="arena",
@@ -18,6 +18,7 @@ app.command("play")(play.play)
 app.command("ratings")(results.ratings)
 app.command("games")(results.games)
 app.command("show")(show.show)
+app.command("rerun")(rerun.rerun)
 app.command("check")(check.check)
 
 
