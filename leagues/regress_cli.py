@@ -18,6 +18,7 @@ from arena.cli.common import (
     contain_bots,
     fail,
     fresh_seed,
+    open_db,
     resolve_bots,
     resolve_game,
     resolve_options,
@@ -25,8 +26,10 @@ from arena.cli.common import (
 )
 from arena.containment.limits import Limits
 from arena.printable import shown
+from arena.record import GameRecord
 from arena.referee import TimeControl
 from arena.seeds import random_deal_key
+from arena.store import StoreError
 from leagues.regress import PairResult, RegressPlan, run_regress
 from leagues.reports import pair_summary, summary_line, write_json, write_junit
 from leagues.sequential import Bounds, SequentialTest, Verdict, parse_bounds
@@ -85,6 +88,15 @@ def regress(
     ] = None,
     junit_path: Annotated[
         Path | None, typer.Option("--junit", help="Write a JUnit XML report here.")
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            help="Record every game played in this SQLite file (created if new), to look at "
+            "the games behind a verdict with `arena games` and `arena show` (default: record "
+            "nothing).",
+        ),
     ] = None,
     unsandboxed: UnsandboxedOption = False,
 ) -> None:
@@ -146,10 +158,23 @@ def regress(
                 f"(PASS ≤ {state.lower:.3f}, FAIL ≥ {state.upper:.3f})"
             )
 
+    store = None if db is None else open_db(db, create=True, write=True, code=EXIT_USAGE)
+    recorded: list[str] = []
+
+    def record(game: GameRecord) -> None:
+        if store is not None:
+            store.save_game(game)
+            recorded.append(game.game_id)
+
     try:
-        run = run_regress(plan, on_pair=show)
+        run = run_regress(plan, on_pair=show, on_record=record)
     except KeyboardInterrupt:
         fail("interrupted before a verdict", EXIT_USAGE)
+    except StoreError as exc:
+        fail(f"{exc} (the games played so far are recorded)", EXIT_USAGE)
+    finally:
+        if store is not None:
+            store.close()
     result = run.result
     out.print(f"[{VERDICT_STYLE[result.verdict]}]{summary_line(result)}[/]")
     faults = sum(p.candidate_fault != "ok" for p in run.pairs)
@@ -170,6 +195,8 @@ def regress(
         "pairs": pair_summary(p.difference for p in run.pairs),
         "elapsed_seconds": round(run.elapsed_s, 3),
     }
+    if db is not None:
+        out.print(f"{len(recorded)} game(s) recorded: arena games --db {shown(db)}")
     if json_path:
         write_json(json_path, result, extra)
     if junit_path:

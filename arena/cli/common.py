@@ -123,8 +123,8 @@ def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bo
     return True
 
 
-def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
-    """Open the database or exit with a message that says what to do.
+def open_db(db: Path, *, create: bool, write: bool = False, code: int = EXIT_FAILED) -> Store:
+    """Open the database or exit (with ``code``) with a message that says what to do.
 
     write: also probe a write now (Store.check_writable, rolled back), so a locked or
     read-only database is reported before any game is played rather than after (when its
@@ -139,13 +139,13 @@ def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
             allow_read_only=not (write or create),
         )
     except StoreError as exc:
-        fail(str(exc))
+        fail(str(exc), code)
     if write:
         try:
             store.check_writable()
         except StoreError as exc:
             store.close()
-            fail(str(exc))
+            fail(str(exc), code)
     return store
 
 
