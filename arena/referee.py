@@ -14,6 +14,7 @@ import hmac
 import os
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -88,7 +89,9 @@ def seat_seed(key: bytes, seed: int, seat: int) -> int:
     card. Keyed, because deal seeds are small integers a bot could otherwise search.
     """
     digest = hmac.new(key, f"{seed}:{seat}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits: fits every JSON reader's int64
+    # 53 bits: below 2**53, so every JSON reader (JavaScript's JSON.parse included, whose
+    # numbers are doubles) reads it exactly. Still 2**53 seeds: no bot can search the key.
+    return int.from_bytes(digest[:8], "big") >> 11
 
 
 def new_game_id() -> str:
@@ -106,14 +109,21 @@ def play_game(
     fault_policy: FaultPolicy = FaultPolicy.SUBSTITUTE,
     game_id: str | None = None,
     bot_seed_key: bytes | None = None,
+    bot_seeds: Sequence[int] | None = None,
 ) -> GameRecord:
     """Play one game to its end and return its record (nothing is stored here).
 
     bot_seed_key: the secret bots' seeds are derived with (seat_seed); pass the same key to
-    make a rerun send the same seeds. Default: a fresh random key.
+    make a rerun send the same seeds. Default: a fresh random key. bot_seeds: the seed to send
+    each seat, instead of deriving them (a rerun of a recorded game, whose record keeps them).
     """
     key = bot_seed_key if bot_seed_key is not None else os.urandom(32)
-    return _Game(game, entrants, seed, options, time_control, fault_policy, game_id, key).run()
+    seeds = (
+        list(bot_seeds)
+        if bot_seeds is not None
+        else [seat_seed(key, seed, seat) for seat in range(len(entrants))]
+    )
+    return _Game(game, entrants, seed, options, time_control, fault_policy, game_id, seeds).run()
 
 
 class _Game:
@@ -128,7 +138,7 @@ class _Game:
         time_control: TimeControl,
         fault_policy: FaultPolicy,
         game_id: str | None,
-        bot_seed_key: bytes,
+        bot_seeds: list[int],
     ) -> None:
         self.game = game
         self.entrants = entrants
@@ -159,7 +169,9 @@ class _Game:
         """What the other seats are told when the reason recorded (aborted) quotes what they
         may not see: a fault's reason quotes the faulted bot's stderr or output, and a
         referee error the game's internals."""
-        self.bot_seeds = [seat_seed(bot_seed_key, seed, seat) for seat in range(n)]
+        if len(bot_seeds) != n:
+            raise ValueError(f"{len(bot_seeds)} bot seeds for {n} seats")
+        self.bot_seeds = bot_seeds
         self.cpu_at_fault: dict[int, float | None] = {}
 
     def run(self) -> GameRecord:

@@ -11,6 +11,11 @@ Reproducibility comes from the key, not from the arithmetic: a database holds a 
 (``Store.bot_seed_key``) and ``derive_deal_key`` turns it into this module's key, so the same
 command with the same base seed on the same database deals the same games, and every stored
 game records its actual deal seed, so each one replays alone.
+
+A user who wants the same games in another database (a CI job starting from an empty one)
+gives a seed key (``--seed-key`` or ``$ARENA_SEED_KEY``): ``secret_from_seed_key`` turns it
+into the secret that stands in for the database's. The deals stay secret from the bots as long
+as the key does: bots start with a clean environment, so the variable never reaches them.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ import os
 MIN_KEY_BYTES = 16
 """Shorter keys are refused: a deal key that can be guessed protects nothing."""
 
+SEED_KEY_ENV = "ARENA_SEED_KEY"
+"""The environment variable that gives a seed key when --seed-key is not on the command line."""
+
+_SEED_KEY_LABEL = b"arena seed key v1"
+
 _DEAL_LABEL = b"arena deal seeds v1"
 """What derive_deal_key mixes in, so the deal key is independent of any other use of the same
 database secret (the bots' own seeds, arena.referee.seat_seed, use that secret directly)."""
@@ -30,6 +40,21 @@ database secret (the bots' own seeds, arena.referee.seat_seed, use that secret d
 def derive_deal_key(secret: bytes) -> bytes:
     """The deal-seed key derived from a secret that may serve other uses too."""
     return hmac.new(secret, _DEAL_LABEL, hashlib.sha256).digest()
+
+
+def secret_from_seed_key(seed_key: str) -> bytes:
+    """The secret a user's seed key stands for, in place of a database's own (32 bytes).
+
+    Raises ValueError, saying what to do, for a key shorter than MIN_KEY_BYTES bytes.
+    """
+    raw = seed_key.encode("utf-8", "surrogatepass")
+    if len(raw) < MIN_KEY_BYTES:
+        raise ValueError(
+            f"a seed key needs at least {MIN_KEY_BYTES} characters (it keeps the deals secret "
+            f"from the bots), not {len(raw)}: use a long random string, e.g. the output of "
+            "`openssl rand -hex 16`"
+        )
+    return hmac.new(_SEED_KEY_LABEL, raw, hashlib.sha256).digest()
 
 
 def random_deal_key() -> bytes:

@@ -18,6 +18,7 @@ from arena.cli.common import (
     EXIT_FAILED,
     EXIT_USAGE,
     DbOption,
+    SeedKeyOption,
     UnsandboxedOption,
     bot_log_dir,
     compact,
@@ -25,6 +26,7 @@ from arena.cli.common import (
     contain_bots,
     fail,
     open_db,
+    seed_secret,
     table,
 )
 from arena.printable import cell, shown, visible
@@ -66,6 +68,7 @@ def run(
         ),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
+    seed_key: SeedKeyOption = None,
     unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Play a league's games in parallel, recording each as it finishes; rerun to resume.
@@ -76,20 +79,28 @@ def run(
     Example: arena league run leagues/examples/corruption-round-robin.toml --workers 2
     """
     spec = _load(file)
+    secret = seed_secret(seed_key)
     out = console()
     if not contain_bots(unsandboxed, out):
         spec = dataclasses.replace(spec, limits=dataclasses.replace(spec.limits, sandbox=False))
     store = open_db(db, create=True, write=True)
     try:
         with league_lock(db, spec.name):
-            _run(spec, store, db, workers, out)
+            _run(spec, store, db, workers, secret, out)
     except LeagueBusy as exc:
         fail(str(exc))
 
 
-def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Console) -> None:
+def _run(
+    spec: LeagueSpec,
+    store: Store,
+    db: Path,
+    workers: int | None,
+    secret: bytes | None,
+    out: Console,
+) -> None:
     try:
-        prepared = prepare_league(spec, store, log_dir=bot_log_dir(db))
+        prepared = prepare_league(spec, store, log_dir=bot_log_dir(db), secret=secret)
     except LeagueChanged as exc:
         fail(str(exc))
     except StoreError as exc:

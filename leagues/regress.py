@@ -8,8 +8,9 @@ the luck of the deal taken out. A sequential test (leagues.sequential) reads the
 as pairs finish and stops as soon as it can answer.
 
 Deal seeds come from arena.seeds.deal_seed under a key derived from the plan's secret, which
-is drawn at random for each run (the gate has no database to keep one in): no bot can predict
-a deal from the base seed, and a rerun with the same --seed deals anew. Both games of a pair
+is drawn at random for each run unless the user gives one (--seed-key), even when --db records
+the games (recording needs no key: each record keeps its seeds): no bot can predict a deal
+from the base seed, and a rerun with the same --seed deals anew. Both games of a pair
 share their deal seed, and the bots' seeds (arena.referee.seat_seed, keyed by the same secret).
 """
 
@@ -122,9 +123,11 @@ def run_regress(
     plan: RegressPlan,
     *,
     on_pair: Callable[[PairResult, SequentialTest], None] | None = None,
+    on_record: Callable[[GameRecord], None] | None = None,
     keep_games: bool = False,
 ) -> RegressRun:
-    """Play pairs until the sequential test decides or max_pairs are played."""
+    """Play pairs until the sequential test decides or max_pairs are played. on_record gets
+    each game as soon as it finishes (arena regress --db stores it there)."""
     game_plan = GamePlan(
         title=plan.game.title,
         entrants=entrants(plan),
@@ -143,6 +146,8 @@ def run_regress(
     results = make_executor(game_plan, plan.workers).run(pair_tasks(plan))
     try:
         for task, record in results:
+            if on_record is not None:
+                on_record(record)
             if keep_games:
                 games.append(record)
             finished[task.index] = record

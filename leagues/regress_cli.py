@@ -13,18 +13,24 @@ from arena.cli.common import (
     DEFAULT_GAME_MS,
     EXIT_USAGE,
     GameMsOption,
+    SeedKeyOption,
     UnsandboxedOption,
     console,
     contain_bots,
     fail,
     fresh_seed,
+    open_db,
     resolve_bots,
     resolve_game,
     resolve_options,
+    seed_secret,
 )
 from arena.containment.limits import Limits
 from arena.printable import shown
+from arena.record import GameRecord
 from arena.referee import TimeControl
+from arena.seeds import random_deal_key
+from arena.store import StoreError
 from leagues.regress import PairResult, RegressPlan, run_regress
 from leagues.reports import pair_summary, summary_line, write_json, write_junit
 from leagues.sequential import Bounds, SequentialTest, Verdict, parse_bounds
@@ -72,9 +78,10 @@ def regress(
         typer.Option(
             help="Base seed of the deals (default: random, printed). Deals are derived from it "
             "with a secret key drawn for each run, so no bot can predict them and every run "
-            "plays new deals."
+            "plays new deals; with --seed-key, the same seed and key play the same deals."
         ),
     ] = None,
+    seed_key: SeedKeyOption = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
     bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per seat per game, in ms.")] = 5000,
@@ -84,6 +91,15 @@ def regress(
     ] = None,
     junit_path: Annotated[
         Path | None, typer.Option("--junit", help="Write a JUnit XML report here.")
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            help="Record every game played in this SQLite file (created if new), to look at "
+            "the games behind a verdict with `arena games` and `arena show` (default: record "
+            "nothing).",
+        ),
     ] = None,
     unsandboxed: UnsandboxedOption = False,
 ) -> None:
@@ -111,6 +127,7 @@ def regress(
         )
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
+    secret = seed_secret(seed_key)
     out = console()
     sandbox = contain_bots(unsandboxed, out, EXIT_USAGE)  # 2: an error, not a FAIL
     plan = RegressPlan(
@@ -126,12 +143,13 @@ def regress(
         time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, game_s=game_ms / 1000),
         workers=workers,
         limits=Limits(sandbox=sandbox),
+        secret=secret if secret is not None else random_deal_key(),
     )
     out.print(
         f"regress {game.title}: {shown(bots[0].name)}@{shown(bots[0].version)} (candidate) vs "
         f"{shown(bots[1].name)}@{shown(bots[1].version)} (baseline) at tables of {table}, field "
         f"{shown(', '.join(b.name for b in bots[2:]))}; up to {games} games; seed {base_seed} "
-        "(with a fresh secret key: new deals every run); "
+        f"({'with a fresh secret key: new deals every run' if secret is None else 'with the seed key: the same deals every run'}); "
         f"H0 δ={test_bounds.delta0:g} vs H1 δ={test_bounds.delta1:g}, α={test_bounds.alpha:g}, β={test_bounds.beta:g}"
     )
 
@@ -143,10 +161,23 @@ def regress(
                 f"(PASS ≤ {state.lower:.3f}, FAIL ≥ {state.upper:.3f})"
             )
 
+    store = None if db is None else open_db(db, create=True, write=True, code=EXIT_USAGE)
+    recorded: list[str] = []
+
+    def record(game: GameRecord) -> None:
+        if store is not None:
+            store.save_game(game)
+            recorded.append(game.game_id)
+
     try:
-        run = run_regress(plan, on_pair=show)
+        run = run_regress(plan, on_pair=show, on_record=record)
     except KeyboardInterrupt:
         fail("interrupted before a verdict", EXIT_USAGE)
+    except StoreError as exc:
+        fail(f"{exc} (the games played so far are recorded)", EXIT_USAGE)
+    finally:
+        if store is not None:
+            store.close()
     result = run.result
     out.print(f"[{VERDICT_STYLE[result.verdict]}]{summary_line(result)}[/]")
     faults = sum(p.candidate_fault != "ok" for p in run.pairs)
@@ -167,6 +198,8 @@ def regress(
         "pairs": pair_summary(p.difference for p in run.pairs),
         "elapsed_seconds": round(run.elapsed_s, 3),
     }
+    if db is not None:
+        out.print(f"{len(recorded)} game(s) recorded: arena games --db {shown(db)}")
     if json_path:
         write_json(json_path, result, extra)
     if junit_path:

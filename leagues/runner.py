@@ -15,6 +15,7 @@ from pathlib import Path
 
 from arena.manifest import load_bot
 from arena.record import GameRecord
+from arena.seeds import derive_deal_key
 from arena.store import Store
 from leagues.execution import GamePlan, make_executor
 from leagues.schedule import build_schedule, schedule_fingerprint
@@ -64,9 +65,16 @@ class PreparedLeague:
     """Unplayed games that seat an entrant disqualified earlier."""
 
 
-def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> PreparedLeague:
-    """Schedule the league, register it (refusing an edited schedule) and find what is left."""
-    tasks = build_schedule(spec, store.deal_seed_key())
+def prepare_league(
+    spec: LeagueSpec, store: Store, *, log_dir: Path | None, secret: bytes | None = None
+) -> PreparedLeague:
+    """Schedule the league, register it (refusing an edited schedule) and find what is left.
+
+    secret: what deals and bots' seeds are derived from (arena.seeds.secret_from_seed_key);
+    default: the database's own. The deals decide the schedule, so a league must be resumed
+    with the secret it was started with."""
+    secret = secret if secret is not None else store.bot_seed_key()
+    tasks = build_schedule(spec, derive_deal_key(secret))
     fingerprint = schedule_fingerprint(spec, tasks)
     leagues = LeagueStore(store)
     league = leagues.register(
@@ -83,7 +91,7 @@ def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> P
         options=spec.options,
         time_control=spec.time,
         fault_policy=spec.fault_policy,
-        bot_seed_key=store.bot_seed_key(),
+        bot_seed_key=secret,
         game_id_prefix=f"{fingerprint}",
         log_dir=log_dir,
         limits=spec.limits,

@@ -122,9 +122,9 @@ class LeagueStore:
                 raise LeagueChanged(
                     f"league {name!r} is already recorded ({done} of {row.games} games played, "
                     f"from {row.path}) with a different schedule: the file now asks for other "
-                    "bots, games, table sizes, options or seed (or an older arena, with other "
-                    "deal seeds, recorded it). Undo the edit to resume it, or give the league a "
-                    "new `name` (or use another --db) to start a new one."
+                    "bots, games, table sizes, options or seed, or another --seed-key (or an "
+                    "older arena, with other deal seeds, recorded it). Undo the change to resume "
+                    "it, or give the league a new `name` (or use another --db) to start a new one."
                 )
         return row
 

@@ -24,13 +24,23 @@ class DecodeError(ValueError):
     """A line that is not a UTF-8 JSON object; the message says why, for the bot's author."""
 
 
+MAX_SENT_INT = 2**53 - 1
+"""Every integer the referee sends is within ±MAX_SENT_INT (SPEC.md §2): what a double holds
+exactly, so a bot whose JSON reader parses numbers as doubles (JavaScript's) reads it right."""
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One message as a compact UTF-8 JSON line, newline included.
 
     orjson, because encoding every view and event is the referee's largest cost per decision
-    (about 5x faster than the json module here); its output is the same compact JSON.
+    (about 5x faster than the json module here); its output is the same compact JSON. Its
+    OPT_STRICT_INTEGER refuses (orjson.JSONEncodeError, a TypeError) any integer beyond
+    ±MAX_SENT_INT, at no extra cost: a message a bot could misread is never sent.
     """
-    return orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS)
+    return orjson.dumps(
+        message,
+        option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS | orjson.OPT_STRICT_INTEGER,
+    )
 
 
 def decode(line: bytes) -> dict[str, Any]:

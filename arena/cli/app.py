@@ -11,7 +11,7 @@ from __future__ import annotations
 import typer
 
 import leagues.store  # noqa: F401  (registers the league tables' migrations, below)
-from arena.cli import check, play, results, show
+from arena.cli import check, play, rerun, results, show
 from leagues.cli import app as league_app
 from leagues.regress_cli import regress
 
@@ -27,6 +27,7 @@ app.command("play")(play.play)
 app.command("ratings")(results.ratings)
 app.command("games")(results.games)
 app.command("show")(show.show)
+app.command("rerun")(rerun.rerun)
 app.command("check")(check.check)
 app.add_typer(league_app, name="league")
 app.command("regress")(regress)

@@ -18,6 +18,7 @@ from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.printable import cell, shown
+from arena.seeds import SEED_KEY_ENV, secret_from_seed_key
 from arena.store import Store, StoreError, open_store
 
 EXIT_OK = 0
@@ -81,6 +82,30 @@ UnsandboxedOption = Annotated[
 ]
 
 
+SeedKeyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--seed-key",
+        envvar=SEED_KEY_ENV,
+        show_envvar=True,
+        help="A secret of at least 16 characters to derive deals and bots' seeds from, instead "
+        "of the database's own (or, for regress, a fresh one): the same --seed with the same "
+        "key deals the same games in any database (for CI). Keep it from the bots' authors.",
+    ),
+]
+
+
+def seed_secret(seed_key: str | None) -> bytes | None:
+    """The secret a --seed-key stands for (None when none was given), or exit saying why the
+    key cannot be used."""
+    if seed_key is None:
+        return None
+    try:
+        return secret_from_seed_key(seed_key)
+    except ValueError as exc:
+        fail(f"--seed-key / ${SEED_KEY_ENV}: {exc}", EXIT_USAGE)
+
+
 def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bool:
     """Check that bots can be sandboxed here (else exit with ``code`` and what to do), print
     what is enforced, and return whether bots run sandboxed."""
@@ -99,8 +124,8 @@ def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bo
     return True
 
 
-def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
-    """Open the database or exit with a message that says what to do.
+def open_db(db: Path, *, create: bool, write: bool = False, code: int = EXIT_FAILED) -> Store:
+    """Open the database or exit (with ``code``) with a message that says what to do.
 
     write: also probe a write now (Store.check_writable, rolled back), so a locked or
     read-only database is reported before any game is played rather than after (when its
@@ -115,13 +140,13 @@ def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
             allow_read_only=not (write or create),
         )
     except StoreError as exc:
-        fail(str(exc))
+        fail(str(exc), code)
     if write:
         try:
             store.check_writable()
         except StoreError as exc:
             store.close()
-            fail(str(exc))
+            fail(str(exc), code)
     return store
 
 

@@ -16,6 +16,7 @@ from arena.cli.common import (
     EXIT_USAGE,
     DbOption,
     GameMsOption,
+    SeedKeyOption,
     UnsandboxedOption,
     bot_log_dir,
     compact,
@@ -27,6 +28,7 @@ from arena.cli.common import (
     resolve_bots,
     resolve_game,
     resolve_options,
+    seed_secret,
     table,
 )
 from arena.containment.limits import Limits
@@ -34,6 +36,7 @@ from arena.match import MatchPlan, play_match
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord
 from arena.referee import FaultPolicy, TimeControl
+from arena.seeds import derive_deal_key
 from arena.store import StoreError
 
 
@@ -55,9 +58,11 @@ def play(
         typer.Option(
             help="Base seed (default: random, printed). Each game's deal seed is derived from "
             "it with the database's secret key: the same seed on the same --db deals the same "
-            "games; another database deals others, and no bot can predict them."
+            "games; another database deals others (unless both runs give one --seed-key), and "
+            "no bot can predict them."
         ),
     ] = None,
+    seed_key: SeedKeyOption = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
     ] = None,
@@ -92,9 +97,11 @@ def play(
         )
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
+    given_secret = seed_secret(seed_key)
     out = console()
     sandbox = contain_bots(unsandboxed, out)
     store = open_db(db, create=True, write=True)
+    secret = given_secret if given_secret is not None else store.bot_seed_key()
     plan = MatchPlan(
         game=game,
         bots=tuple(manifests),
@@ -106,14 +113,17 @@ def play(
         ),
         fault_policy=fault_policy,
         log_dir=bot_log_dir(db),
-        bot_seed_key=store.bot_seed_key(),
+        bot_seed_key=secret,
         limits=Limits(sandbox=sandbox),
-        deal_seed_key=store.deal_seed_key(),
+        deal_seed_key=derive_deal_key(secret),
+    )
+    repeatable = (
+        "repeatable on this database" if given_secret is None else "repeatable with this seed key"
     )
     variants_text = ", ".join(options.get("variants", [])) or "standard rules"  # type: ignore[arg-type]
     out.print(
         f"[bold]{game.title}[/] · {len(manifests)} players · {games} game(s) · {variants_text} · "
-        f"base seed {base_seed} (repeatable on this database) · recording to {shown(db)}"
+        f"base seed {base_seed} ({repeatable}) · recording to {shown(db)}"
     )
     records: list[GameRecord] = []
 

@@ -22,7 +22,9 @@ def ratings(
     recompute: Annotated[
         bool,
         typer.Option(
-            "--recompute", help="Rebuild the ratings from the recorded games, in order, first."
+            "--recompute",
+            help="Rebuild the ratings from the recorded games first, in the order they were "
+            "saved: the order they were rated in, so intact ratings come out identical.",
         ),
     ] = False,
 ) -> None:

@@ -1,4 +1,10 @@
-"""Applying a game's rating update to the ratings tables, and replaying all of them."""
+"""Applying a game's rating update to the ratings tables, and replaying all of them.
+
+One order serves both: save order (games.seq). A game is rated in the transaction that saves
+it, against the ratings of every game saved before it, so a recompute that replays in seq
+order gives bit-identical ratings. Finished order would not do: two league workers can
+deliver their games out of it, and the live update cannot wait for a game still being played.
+"""
 
 from __future__ import annotations
 
@@ -53,8 +59,8 @@ def rate_game(
 
 def recompute(db: Database, env: trueskill.TrueSkill, title: str | None = None) -> int:
     """Forget ``title``'s ratings (all titles' when None) and replay every complete game in
-    recorded order (finished_at, then save order), in one transaction. Returns the number of
-    games replayed."""
+    save order, the order they were rated in when saved, in one transaction. Returns the
+    number of games replayed."""
     only = "" if title is None else " AND title = ?"
     params = [] if title is None else [title]
     with write_transaction(db):
@@ -64,7 +70,7 @@ def recompute(db: Database, env: trueskill.TrueSkill, title: str | None = None) 
             db.query(
                 "SELECT id, title, finished_at FROM games WHERE status = 'complete'"
                 + only
-                + " ORDER BY finished_at, seq",
+                + " ORDER BY seq",
                 params,
             )
         )

@@ -211,7 +211,7 @@ def test_the_command_line_takes_game_ms(make_bot, tmp_path, monkeypatch):
 def test_regress_takes_game_ms(monkeypatch, tmp_path):
     seen: list[TimeControl] = []
 
-    def capture(plan: Any, on_pair: Any = None) -> Any:
+    def capture(plan: Any, on_pair: Any = None, on_record: Any = None) -> Any:
         seen.append(plan.time_control)
         raise KeyboardInterrupt  # stop before any game: only the plan is under test
 

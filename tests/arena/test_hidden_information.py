@@ -167,3 +167,11 @@ def test_bots_are_sent_a_keyed_seed_never_the_deal_seed():
         "same key and deal: same seeds (reproducible)"
     )
     assert seat_seed(b"another key", 12345, 0) != seeds[0]
+
+
+def test_bots_seeds_are_below_2_to_the_53_and_use_that_whole_range():
+    """Below 2**53, so JavaScript's JSON.parse reads them exactly; spread over the range, so
+    there are too many to search."""
+    seeds = [seat_seed(b"a key", deal, seat) for deal in range(500) for seat in range(4)]
+    assert all(0 <= seed < 2**53 for seed in seeds)
+    assert max(seeds) > 2**52 and len(set(seeds)) == len(seeds)

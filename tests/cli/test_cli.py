@@ -20,6 +20,7 @@ COMMANDS = [
     "ratings",
     "games",
     "show",
+    "rerun",
     "check",
     "league run",
     "league standings",

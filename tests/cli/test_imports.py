@@ -19,6 +19,7 @@ CLI_MODULES = [
     "arena.cli.play",
     "arena.cli.results",
     "arena.cli.show",
+    "arena.cli.rerun",
     "arena.cli.app",
     "leagues.cli",
     "leagues.regress_cli",

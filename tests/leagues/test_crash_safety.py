@@ -1,9 +1,10 @@
 """The league runner killed with SIGKILL at random moments, again and again, then resumed.
 
 Half the kills land while the runner and its workers are starting their bots, half in the
-middle of play (a random moment after this run stored a game). After every kill the database passes PRAGMA integrity_check, every game is fully recorded or
-absent, no game is played twice, no bot or worker process is left behind; at the end the
-league is complete and its ratings equal a recompute from the recorded games.
+middle of play (a random moment after this run stored a game). After every kill the database
+passes PRAGMA integrity_check, every game is fully recorded or absent, no game is played twice,
+no bot or worker process is left behind; at the end the league is complete and its ratings
+equal a recompute from the recorded games exactly (==: both rate in save order).
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ from pathlib import Path
 
 from arena.store import open_store
 from tests.conftest import bot_processes
-from tests.leagues.test_league_run import ROOT, league_command, write_league
+from tests.leagues.test_league_run import (
+    ROOT,
+    assert_ratings_equal_a_recompute,
+    league_command,
+    write_league,
+)
 
 KILLS = 12
 
@@ -89,31 +95,5 @@ def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
     games, league_games = recorded(db)
     assert games == league_games == 150, "every scheduled game exactly once"
     with open_store(db, create=False) as store:
-        assert_ratings_are_one_unbroken_chain_per_bot(store.db, store.env)
+        assert_ratings_equal_a_recompute(store)
     print(f"\nkill points survived: {KILLS}; games recorded after each kill: {progress}")
-
-
-def assert_ratings_are_one_unbroken_chain_per_bot(db, env) -> None:
-    """Every complete game updated each of its bots' ratings exactly once, each update starting
-    where the previous one (in save order) ended, and the stored rating is the last one: no
-    update lost or applied twice across the kills. (Comparing with a recompute would not do:
-    a recompute replays in finished order, and two workers may save games out of that order.)"""
-    history = db.execute(
-        "SELECT h.title, h.bot_id, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after"
-        " FROM rating_history h JOIN games g ON g.id = h.game_id ORDER BY g.seq"
-    ).fetchall()
-    last: dict[tuple[str, int], tuple[float, float]] = {}
-    updates: dict[tuple[str, int], int] = {}
-    for title, bot, mu0, sigma0, mu1, sigma1 in history:
-        assert (mu0, sigma0) == last.get((title, bot), (env.mu, env.sigma)), "a broken chain"
-        last[(title, bot)] = (mu1, sigma1)
-        updates[(title, bot)] = updates.get((title, bot), 0) + 1
-    rows = db.execute("SELECT title, bot_id, mu, sigma, games FROM ratings").fetchall()
-    assert {(t, b): (mu, sigma) for t, b, mu, sigma, _ in rows} == last
-    assert {(t, b): n for t, b, _, _, n in rows} == updates
-    rated = db.execute(  # a game among copies of one bot says nothing and rates nobody
-        "SELECT sum(n) FROM (SELECT count(DISTINCT s.bot_id) AS n FROM seats s"
-        " JOIN games g ON g.id = s.game_id WHERE g.status = 'complete'"
-        " GROUP BY s.game_id HAVING n >= 2)"
-    ).fetchone()[0]
-    assert len(history) == rated, "one update per bot per complete game"

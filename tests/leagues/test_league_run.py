@@ -61,6 +61,25 @@ def league_command(league: Path, db: Path, workers: int) -> list[str]:
     ]
 
 
+def assert_ratings_equal_a_recompute(store) -> None:
+    """The live ratings and their history are exactly (==, every bit) what a recompute from the
+    recorded games gives: each complete game rated once, in save order, none lost."""
+
+    def tables():
+        return (
+            [tuple(r) for r in store.db.execute("SELECT * FROM ratings ORDER BY title, bot_id")],
+            [
+                tuple(r)
+                for r in store.db.execute("SELECT * FROM rating_history ORDER BY game_id, bot_id")
+            ],
+        )
+
+    live = tables()
+    assert live[0], "some bot was rated"
+    store.recompute_ratings()
+    assert tables() == live, "ratings equal a recompute"
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
     spec = load_league(write_league(tmp_path))
@@ -70,6 +89,7 @@ def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
         assert (summary.played, summary.interrupted) == (12, False)
         assert LeagueStore(store).done(prepared.league_id) == set(range(12))
         assert len(store.list_games(limit=100)) == 12
+        assert_ratings_equal_a_recompute(store)
     assert bot_processes(tmp_path) == [], "every bot process was stopped"
 
 

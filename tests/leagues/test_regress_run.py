@@ -18,6 +18,7 @@ from arena.manifest import load_bot
 from arena.record import BotIdentity
 from arena.referee import Entrant, play_game
 from arena.seeds import deal_seed, derive_deal_key
+from arena.store import open_store
 from leagues.regress import CANDIDATE, RegressPlan, pair_tasks, run_regress
 from leagues.sequential import Bounds, Verdict, paired_difference, run_sequential
 from tests.bots.test_corruption_greedy import load_greedy
@@ -58,7 +59,8 @@ def regress_args(candidate: Path, baseline: Path, tmp_path: Path) -> list[object
 
 
 def test_a_clearly_weaker_candidate_fails_with_exit_1_and_reports(cli, tmp_path):
-    result = cli(*regress_args(RANDOM, GREEDY, tmp_path))
+    db = tmp_path / "regress.db"
+    result = cli(*regress_args(RANDOM, GREEDY, tmp_path), "--db", db)
     assert result.exit_code == 1, result.output
     assert "FAIL after" in result.output
     report = json.loads((tmp_path / "r.json").read_text())
@@ -67,6 +69,44 @@ def test_a_clearly_weaker_candidate_fails_with_exit_1_and_reports(cli, tmp_path)
     assert report["run"]["games"] == 2 * report["pairs"]
     case = ET.parse(tmp_path / "r.xml").getroot().find("testsuite/testcase")
     assert case is not None and case.find("failure") is not None
+    # --db: the games behind the FAIL can be looked at
+    assert f"{report['run']['games']} game(s) recorded: arena games --db" in result.output
+    with open_store(db, create=False) as store:
+        games = store.list_games(limit=None)
+    assert len(games) == report["run"]["games"]
+    shown = cli("show", games[0].id, "--db", db)
+    assert shown.exit_code == 0 and "random@1.0" in shown.output
+
+
+def test_without_db_regress_records_nothing(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = regress_args(GREEDY, GREEDY, tmp_path)
+    args[args.index("--games") + 1] = "20"
+    assert cli(*args).exit_code == 3
+    assert not list(tmp_path.glob("*.db")), "no database unless --db is given"
+
+
+def test_one_seed_key_plays_the_same_deals_every_run(cli, tmp_path):
+    """--seed-key replaces the fresh secret: two runs play the very same games (recorded with
+    --db in two databases to compare them)."""
+    played = []
+    for name in ("first.db", "second.db"):
+        args = regress_args(GREEDY, RANDOM, tmp_path)
+        args[args.index("--games") + 1] = "20"
+        result = cli(*args, "--seed-key", "regress-key-0123456789", "--db", tmp_path / name)
+        assert result.exit_code in (0, 3), result.output
+        with open_store(tmp_path / name, create=False) as store:
+            records = [
+                store.load_game(row["id"])
+                for row in store.db.query("SELECT id FROM games ORDER BY id")
+            ]
+        played.append(
+            [
+                (r.seed, [s.bot_seed for s in r.seats], [(d.seat, d.action) for d in r.decisions])
+                for r in records
+            ]
+        )
+    assert played[0] and played[0] == played[1], "the same deals, seeds and decisions"
 
 
 def test_a_clearly_better_candidate_passes_with_exit_0(cli, tmp_path):

@@ -311,3 +311,16 @@ def test_nan_and_infinity_literals_stay_refused_whatever_the_case():
     for literal in (b"nan", b"NaN", b"Infinity", b"-Infinity", b"inf"):
         with pytest.raises(codec.DecodeError, match="not JSON"):
             codec.decode(b'{"action":' + literal + b"}")
+
+
+@pytest.mark.parametrize("number", [codec.MAX_SENT_INT, -codec.MAX_SENT_INT, 0])
+def test_integers_a_double_holds_exactly_are_sent(number):
+    line = codec.encode({"seed": number})
+    assert json.loads(line) == {"seed": number}
+    assert float(number) == number, "what JavaScript's JSON.parse reads is the same number"
+
+
+@pytest.mark.parametrize("number", [codec.MAX_SENT_INT + 1, -codec.MAX_SENT_INT - 1, 2**63 - 1])
+def test_an_integer_a_double_would_round_is_never_sent(number):
+    with pytest.raises(TypeError, match="53-bit"):
+        codec.encode({"view": {"deep": [number]}})

@@ -125,19 +125,22 @@ def test_recompute_of_one_title_leaves_the_others_alone(
     }
 
 
-def test_recompute_replays_in_finished_order(tmp_path, make_game, bots) -> None:
-    early = make_game("late-saved", [(bots.alpha, 1), (bots.beta, 2)], finished_at="2025-01-01")
-    late = make_game("early-saved", [(bots.alpha, 2), (bots.beta, 1)], finished_at="2025-01-02")
+def test_recompute_replays_in_save_order_whatever_the_finish_times(
+    tmp_path, make_game, bots
+) -> None:
+    early = make_game("finished-first", [(bots.alpha, 1), (bots.beta, 2)], finished_at="2025-01-01")
+    late = make_game("finished-last", [(bots.alpha, 2), (bots.beta, 1)], finished_at="2025-01-02")
     with open_store(tmp_path / "in-order.db", create=True) as in_order:
         in_order.save_game(early)
         in_order.save_game(late)
-        expected = ratings_tables(in_order)[0]
+        in_finished_order = ratings_tables(in_order)
     with open_store(tmp_path / "out-of-order.db", create=True) as out_of_order:
         out_of_order.save_game(late)  # e.g. a slow worker delivered the earlier game last
         out_of_order.save_game(early)
-        assert ratings_tables(out_of_order)[0] != expected
+        live = ratings_tables(out_of_order)
+        assert live[0] != in_finished_order[0], "the order matters to TrueSkill"
         out_of_order.recompute_ratings()
-        assert ratings_tables(out_of_order)[0] == expected
+        assert ratings_tables(out_of_order) == live, "a recompute changes nothing"
 
 
 def test_recompute_is_one_transaction(store: Store, make_game, bots, monkeypatch) -> None:

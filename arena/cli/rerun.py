@@ -1,0 +1,96 @@
+"""`arena rerun`: play a recorded game again with the same bots and check it comes out the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli.common import (
+    DEFAULT_DB,
+    EXIT_FAILED,
+    EXIT_USAGE,
+    DbOption,
+    UnsandboxedOption,
+    console,
+    contain_bots,
+    fail,
+    open_db,
+    resolve_bots,
+)
+from arena.containment.limits import Limits
+from arena.manifest import BotManifest
+from arena.printable import shown
+from arena.record import GameRecord
+from arena.rerun import first_divergence, rerun_game
+from arena.store import StoreError
+
+
+def rerun(
+    game_id: Annotated[
+        str, typer.Argument(metavar="GAME_ID", help="A game id, or its first characters.")
+    ],
+    bot: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--bot",
+            "-b",
+            help="The bot of each seat, in seat order (default: where the database first saw "
+            "each one). Each must be the very version that played: its files are checked.",
+        ),
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+    unsandboxed: UnsandboxedOption = False,
+) -> None:
+    """Play a recorded game again with the same bots, deal, seating and bots' seeds, and check
+    that every decision and the result are identical; otherwise say where it first differs.
+    Records nothing. Exit codes: 0 identical, 1 different. Bots get arena play's default clock
+    (the record does not keep the clock), so a bot that plays by the clock may differ.
+
+    Example: arena rerun 3f2a9c --db arena.db
+    """
+    try:
+        with open_db(db, create=False) as store:
+            record = store.load_game(game_id)
+    except StoreError as exc:
+        fail(str(exc))
+    bots = _the_bots_that_played(record, bot)
+    out = console()
+    sandbox = contain_bots(unsandboxed, out)
+    out.print(
+        f"rerunning {shown(record.title)} game {shown(record.game_id)} · {record.players} seats · "
+        f"{len(record.decisions)} recorded decisions"
+    )
+    again = rerun_game(record, bots, limits=Limits(sandbox=sandbox))
+    divergence = first_divergence(record, again)
+    if divergence is not None:
+        out.print(f"[bold red]different:[/] {shown(divergence)}")
+        raise typer.Exit(EXIT_FAILED)
+    out.print(
+        f"[bold green]identical:[/] {len(again.decisions)} decisions and the result "
+        f"({shown(again.status)})"
+    )
+
+
+def _the_bots_that_played(record: GameRecord, given: list[Path] | None) -> list[BotManifest]:
+    """The recorded version of each seat's bot, from --bot or the recorded paths; exits saying
+    what to do when one is missing or has changed."""
+    seats = sorted(record.seats, key=lambda s: s.seat)
+    if given and len(given) != len(seats):
+        fail(
+            f"this game has {len(seats)} seats: give --bot once per seat, in seat order "
+            f"(you gave {len(given)}), or none to use the recorded paths",
+            EXIT_USAGE,
+        )
+    paths = given or [Path(seat.bot.path) for seat in seats]
+    bots = resolve_bots(paths)
+    for seat, path, manifest in zip(seats, paths, bots):
+        if manifest.digest != seat.bot.digest:
+            fail(
+                f"seat {seat.seat}: {path} is not the {seat.bot.label} that played (its files "
+                f"differ from the recorded ones, digest {seat.bot.digest[:12]}); pass --bot "
+                "once per seat with the directories of the versions that played",
+                EXIT_USAGE,
+            )
+    return bots

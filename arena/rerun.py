@@ -1,0 +1,91 @@
+"""Reruns: a recorded game played again by the same bots, to check it comes out the same.
+
+Not a replay (arena.replay, behind `arena show`), which re-applies the recorded decisions
+without any bot. A rerun asks the bots again: the same deal seed, options, seating, game id
+and, per seat, the very seed that seat was sent (the record keeps them all, so no secret key
+is needed). Deterministic bots must then make the same decisions; the first difference says
+where one (or the game code) is not reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.containment.limits import DEFAULT_LIMITS, Limits
+from arena.games import get_game
+from arena.lineup import Lineup
+from arena.manifest import BotManifest
+from arena.record import DecisionRecord, GameRecord
+from arena.referee import FaultPolicy, TimeControl, play_game
+
+
+def rerun_game(
+    record: GameRecord,
+    bots: Sequence[BotManifest],
+    *,
+    time_control: TimeControl = TimeControl(),
+    fault_policy: FaultPolicy = FaultPolicy.SUBSTITUTE,
+    limits: Limits = DEFAULT_LIMITS,
+    log_dir: Path | None = None,
+) -> GameRecord:
+    """Play ``record``'s game again with ``bots`` (one per seat, in seat order) and return the
+    new record (nothing is stored)."""
+    seats = sorted(record.seats, key=lambda s: s.seat)
+    if len(bots) != len(seats):
+        raise ValueError(f"{len(bots)} bots for a game of {len(seats)} seats")
+    with Lineup(bots, time_control=time_control, log_dir=log_dir, limits=limits) as lineup:
+        return play_game(
+            get_game(record.title),
+            lineup.entrants(range(len(bots)), record.game_id),
+            seed=record.seed,
+            options=record.options,
+            time_control=time_control,
+            fault_policy=fault_policy,
+            game_id=record.game_id,
+            bot_seeds=[seat.bot_seed for seat in seats],
+        )
+
+
+def first_divergence(recorded: GameRecord, again: GameRecord) -> str | None:
+    """Where the rerun first differs from the record, in words (None: identical decisions and
+    result). Decision times are not compared: they never repeat."""
+    for number, (was, now) in enumerate(zip(recorded.decisions, again.decisions), start=1):
+        if _decision(was) != _decision(now):
+            return f"decision {number}: recorded {_describe(was)}; rerun {_describe(now)}"
+    if len(recorded.decisions) != len(again.decisions):
+        return (
+            f"the recorded game has {len(recorded.decisions)} decisions, the rerun "
+            f"{len(again.decisions)} (the first {min(len(recorded.decisions), len(again.decisions))} "
+            "are identical)"
+        )
+    if (recorded.status, recorded.termination) != (again.status, again.termination):
+        return (
+            f"the game ended differently: recorded {recorded.status} ({recorded.termination}); "
+            f"rerun {again.status} ({again.termination})"
+        )
+    by_seat = zip(
+        sorted(recorded.seats, key=lambda s: s.seat), sorted(again.seats, key=lambda s: s.seat)
+    )
+    for seat, rerun_seat in by_seat:
+        if (seat.rank, seat.score, seat.fault) != (
+            rerun_seat.rank,
+            rerun_seat.score,
+            rerun_seat.fault,
+        ):
+            return (
+                f"seat {seat.seat}'s result: recorded rank {seat.rank}, score {seat.score:g}, "
+                f"fault {seat.fault}; rerun rank {rerun_seat.rank}, score "
+                f"{rerun_seat.score:g}, fault {rerun_seat.fault}"
+            )
+    return None
+
+
+def _decision(decision: DecisionRecord) -> tuple[int, str, bool]:
+    return decision.seat, json.dumps(decision.action, sort_keys=True), decision.by_referee
+
+
+def _describe(decision: DecisionRecord) -> str:
+    who = "the referee for seat" if decision.by_referee else "seat"
+    return f"{who} {decision.seat} played {json.dumps(decision.action)}"
