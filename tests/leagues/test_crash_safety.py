@@ -81,7 +81,7 @@ def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
         time.sleep(rng.uniform(0.0, 0.6))  # a random kill point, not a synchronisation
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # a guard only: they go at once unless the host is slow
         while bot_processes(tmp_path) and time.monotonic() < deadline:
             time.sleep(0.05)  # orphans get their parent-death signal asynchronously
         assert bot_processes(tmp_path) == [], "no bot outlives a killed runner"
@@ -90,7 +90,7 @@ def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
             assert games == league_games
             progress.append(games)
     assert progress == sorted(progress), "games only ever accumulate"
-    final = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    final = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=1800)
     assert final.returncode == 0, final.stdout + final.stderr
     games, league_games = recorded(db)
     assert games == league_games == 150, "every scheduled game exactly once"
