@@ -45,6 +45,12 @@ def cache_root() -> Path:
 def snapshot(directory: Path) -> tuple[str, Path]:
     """Copy ``directory`` into the cache; returns (digest, the snapshot's folder)."""
     root = cache_root()
+    if root.resolve().is_relative_to(directory.resolve()):
+        # The copy would land inside what is being copied, and copy itself without end.
+        raise SnapshotError(
+            f"arena's bot cache {root} is inside the bot folder {directory}: set ARENA_CACHE "
+            "(or XDG_CACHE_HOME) to a folder outside it, or move the bot"
+        )
     staging = Path(root, f".staging-{os.getpid()}-{os.urandom(4).hex()}")
     try:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)

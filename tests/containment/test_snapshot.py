@@ -141,3 +141,13 @@ def test_an_unwritable_cache_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("ARENA_CACHE", str(blocked))
     with pytest.raises(ManifestError, match=r"cannot write arena's bot cache .*set ARENA_CACHE"):
         load_bot(make_bot(tmp_path / "bot"))
+
+
+def test_a_cache_inside_the_bot_folder_is_a_clear_error(tmp_path, monkeypatch):
+    bot = make_bot(tmp_path / "bot")
+    monkeypatch.setenv("ARENA_CACHE", str(bot / "cache"))
+    with pytest.raises(ManifestError, match=r"bot cache .* is inside the bot folder"):
+        load_bot(bot)
+    monkeypatch.setenv("ARENA_CACHE", str(bot))
+    with pytest.raises(ManifestError, match=r"is inside the bot folder"):
+        load_bot(bot)
