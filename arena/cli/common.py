@@ -17,7 +17,8 @@ from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.printable import cell, shown
-from arena.store import Store, StoreError, open_store
+from arena.store import Store, StoreError, UnknownName, open_store
+from arena.suggest import did_you_mean
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -124,11 +125,28 @@ def open_db(db: Path, *, create: bool, write: bool = False) -> Store:
     return store
 
 
+def known_title(title: str) -> str:
+    """``title`` if arena can referee it, else exit 2 naming the titles it can.
+
+    One rule for every name a command looks up: a game title, bot name or game id that
+    matches nothing is a usage mistake (exit 2), said in one line with the names it could be."""
+    if title not in titles():
+        fail(
+            f"unknown game {title!r}; {did_you_mean(title, titles())}"
+            f"known games: {', '.join(titles())}",
+            EXIT_USAGE,
+        )
+    return title
+
+
 def resolve_game(title: str) -> Game:
-    try:
-        return get_game(title)
-    except KeyError:
-        fail(f"unknown game {title!r}; choose one of: {', '.join(titles())}", EXIT_USAGE)
+    return get_game(known_title(title))
+
+
+def store_fail(exc: StoreError) -> NoReturn:
+    """Exit with a database error: 2 when it is a name that matches nothing stored (a typo,
+    like an unknown title), 1 when the database itself failed."""
+    fail(str(exc), EXIT_USAGE if isinstance(exc, UnknownName) else EXIT_FAILED)
 
 
 def resolve_bots(paths: list[Path]) -> list[BotManifest]:

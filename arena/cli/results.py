@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.cli.common import DEFAULT_DB, DbOption, compact, console, fail, open_db, table
+from arena.cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    compact,
+    console,
+    known_title,
+    open_db,
+    store_fail,
+    table,
+)
 from arena.printable import cell, shown, visible
 from arena.store import Store, StoreError
 
@@ -30,23 +39,27 @@ def ratings(
 
     Example: arena ratings corruption --db arena.db
     """
+    if game_title is not None:
+        known_title(game_title)
     out = console()
     try:
         with open_db(db, create=False) as store:
             if recompute:
                 replayed = store.recompute_ratings(game_title)
                 out.print(f"Recomputed the ratings from {replayed} recorded game(s).")
-            titles = [game_title] if game_title else store.titles()
+            recorded = store.titles()
+            titles = [game_title] if game_title in recorded else [] if game_title else recorded
             if not titles:
+                # a title arena knows but nobody has played yet: empty, like an empty database
                 out.print(
-                    f"No games recorded in {shown(db)} yet. "
-                    f"Play some: arena play corruption --bot ... --db {shown(db)}"
+                    f"No {game_title + ' ' if game_title else ''}games recorded in {shown(db)} yet. Play some: "
+                    f"arena play {game_title or 'corruption'} --bot ... --db {shown(db)}"
                 )
                 return
             for title in titles:
                 out.print(leaderboard_table(store, title))
     except StoreError as exc:
-        fail(str(exc))
+        store_fail(exc)
 
 
 def leaderboard_table(store: Store, title: str) -> Table:
@@ -89,11 +102,13 @@ def games(
 
     Example: arena games --game corruption --bot corruption-greedy --limit 10
     """
+    if game_title is not None:
+        known_title(game_title)
     try:
         with open_db(db, create=False) as store:
             found = store.list_games(title=game_title, bot=bot, limit=limit)
     except StoreError as exc:
-        fail(str(exc))
+        store_fail(exc)
     out = console()
     if not found:
         out.print("No recorded game matches.")

@@ -11,6 +11,7 @@ from arena.store.db import (
     GameNotFound,
     ReadOnlyDatabase,
     StoreError,
+    UnknownName,
 )
 from arena.store.games import GameSummary, SeatSummary
 from arena.store.leagues import LeagueChanged, LeagueRow
@@ -29,5 +30,6 @@ __all__ = [
     "SeatSummary",
     "Store",
     "StoreError",
+    "UnknownName",
     "open_store",
 ]

@@ -114,9 +114,10 @@ def test_games_lists_and_filters(played, run):
     listing = run("games", "--db", str(db), "--bot", "corruption-greedy")
     assert listing.exit_code == 0
     assert "3 game(s), newest first" in listing.output
-    unknown = run("games", "--db", str(db), "--bot", "nobody")
-    assert unknown.exit_code == 1
-    assert "nobody" in unknown.output
+    unknown = run("games", "--db", str(db), "--bot", "corruption-gredy")
+    assert unknown.exit_code == 2, "a bot name that matches nothing is a usage mistake"
+    assert "no bot 'corruption-gredy'" in unknown.output
+    assert "did you mean 'corruption-greedy'?" in unknown.output
 
 
 def test_show_replays_from_the_table_and_from_one_seat(played, run):
