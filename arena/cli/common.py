@@ -31,13 +31,35 @@ BUSY_TIMEOUT_S = 5.0
 """How long a command waits for another process's write lock on the database."""
 
 
+UNWRAPPED_WIDTH = 1000
+"""The width tables are laid out in when the output is not a terminal: wide enough that no
+table is squeezed or its cells wrapped; a table never pads itself out to the width."""
+
+
 def console() -> Console:
     """The output console; honours NO_COLOR and a COLUMNS width (tests set both).
 
+    On a terminal, lines wrap at its width. Anywhere else (a pipe, a file, a CI log) nothing
+    is wrapped: rich would otherwise assume 80 columns and break a line mid-sentence, and such
+    output is read with grep. COLUMNS, when set, still sets the width tables are laid out in.
     No emoji codes: ":skull:" in a bot's text stays as written. Text a bot chose goes through
     arena.printable (shown in markup strings, cell in tables) wherever it is printed."""
     width = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else None
-    return Console(width=width, highlight=False, soft_wrap=False, emoji=False)
+    out = Console(width=width, highlight=False, soft_wrap=False, emoji=False)
+    if not _is_tty(out):
+        out.soft_wrap = True
+        if width is None:
+            out.width = UNWRAPPED_WIDTH
+    return out
+
+
+def _is_tty(out: Console) -> bool:
+    # the stream itself, not rich's is_terminal: FORCE_COLOR (colour in a CI log) makes rich
+    # treat a pipe as a terminal, and a CI log must still not be wrapped
+    try:
+        return out.file.isatty()
+    except (AttributeError, ValueError):  # a closed or file-like stream without isatty
+        return False
 
 
 def err_console() -> Console:

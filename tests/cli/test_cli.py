@@ -253,3 +253,16 @@ def test_paranoia_plays_shows_rates_and_checks_end_to_end(run, tmp_path):
     )
     assert checked.exit_code == 0, checked.output
     assert "PASS" in checked.output
+
+
+def test_output_that_is_not_a_terminal_is_never_wrapped(run, tmp_path, monkeypatch):
+    """A pipe or a CI log is read with grep: a long line stays one line (rich would assume
+    80 columns and break it mid-sentence)."""
+    monkeypatch.delenv("COLUMNS")
+    db = tmp_path / ("a-folder-with-a-long-name-" * 3) / "arena.db"
+    db.parent.mkdir()
+    open_store(db, create=True).close()
+    result = run("ratings", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    (line,) = result.output.splitlines()
+    assert len(line) > 2 * 80 and line.endswith(f"--db {db}")
