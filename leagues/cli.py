@@ -16,9 +16,11 @@ from rich.table import Table
 from arena.cli.common import (
     DEFAULT_DB,
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
     DbOption,
     UnsandboxedOption,
+    WorkersOption,
     bot_log_dir,
     compact,
     console,
@@ -27,6 +29,7 @@ from arena.cli.common import (
     open_db,
     table,
 )
+from arena.cli.usage import ArenaCommand
 from arena.printable import cell, shown, visible
 from arena.store import LeagueChanged, Store, StoreError
 from leagues.execution import WorkerFailed
@@ -36,13 +39,11 @@ from leagues.runner import prepare_league, run_league
 from leagues.spec import LeagueFileError, LeagueSpec, load_league
 from leagues.standings import Standings, compute_standings
 
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: the conventional 128 + SIGINT."""
-
 app = typer.Typer(
     help="League files: round-robins and gauntlets that run in parallel, resume after an "
     "interruption, and report standings.\n\nExample: arena league run leagues/examples/corruption-round-robin.toml",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
 LeagueFile = Annotated[Path, typer.Argument(metavar="FILE", help="The league file (TOML).")]
@@ -55,15 +56,10 @@ def _load(path: Path) -> LeagueSpec:
         fail(str(exc), EXIT_USAGE)
 
 
-@app.command("run")
+@app.command("run", cls=ArenaCommand)
 def run(
     file: LeagueFile,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers", "-w", min=1, help="Worker processes (default: the file's `workers`)."
-        ),
-    ] = None,
+    workers: WorkersOption = None,
     db: DbOption = Path(DEFAULT_DB),
     unsandboxed: UnsandboxedOption = False,
 ) -> None:
@@ -144,7 +140,7 @@ def _run(spec: LeagueSpec, store: Store, db: Path, workers: int | None, out: Con
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-@app.command("standings")
+@app.command("standings", cls=ArenaCommand)
 def standings(
     file: LeagueFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from arena.cli import check, play, results, show
+from arena.cli.usage import ArenaCommand, ArenaGroup
 
 app = typer.Typer(
     name="arena",
@@ -13,12 +14,14 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help, as wide as the terminal, no boxes
+    cls=ArenaGroup,
 )
-app.command("play")(play.play)
-app.command("ratings")(results.ratings)
-app.command("games")(results.games)
-app.command("show")(show.show)
-app.command("check")(check.check)
+app.command("play", cls=ArenaCommand)(play.play)
+app.command("ratings", cls=ArenaCommand)(results.ratings)
+app.command("games", cls=ArenaCommand)(results.games)
+app.command("show", cls=ArenaCommand)(show.show)
+app.command("check", cls=ArenaCommand)(check.check)
 
 
 def _add_leagues() -> None:
@@ -27,7 +30,7 @@ def _add_leagues() -> None:
     from leagues.regress_cli import regress
 
     app.add_typer(league_app, name="league")
-    app.command("regress")(regress)
+    app.command("regress", cls=ArenaCommand)(regress)
 
 
 _add_leagues()

@@ -13,51 +13,59 @@ from arena.check import run_check
 from arena.cli.common import (
     DEFAULT_GAME_MS,
     EXIT_FAILED,
-    EXIT_USAGE,
+    BankMsOption,
+    DecisionMsOption,
     GameMsOption,
+    PlayersOption,
+    StartupMsOption,
     UnsandboxedOption,
     bundled_bot,
+    check_table_size,
     console,
     contain_bots,
-    fail,
     fresh_seed,
     resolve_bots,
     resolve_game,
+    seed_option,
+    time_control,
 )
 from arena.containment.limits import Limits
 from arena.printable import cell, shown
-from arena.referee import TimeControl
 
 
 def check(
     bot_dir: Annotated[Path, typer.Argument(metavar="BOT_DIR", help="The bot directory to check.")],
     game_title: Annotated[
-        str, typer.Option("--game", "-g", help="The game to check it on.")
+        str, typer.Option("--game", "-g", metavar="GAME", help="The game to check it on.")
     ] = "corruption",
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 4,
-    players: Annotated[
-        int | None, typer.Option(help="Table size (default: the game's smallest table + 1).")
-    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, metavar="N", help="Games to play.")
+    ] = 4,
+    players: PlayersOption = None,
     opponent: Annotated[
         Path | None,
-        typer.Option(help="The bot to fill the other seats (default: the bundled random bot)."),
+        typer.Option(
+            metavar="DIR",
+            help="The bot to fill the other seats (default: the bundled random bot).",
+        ),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(
-            help="Base seed (default: random, printed): the same seed plays the same games again "
-            "(a check's seeds are derived with a public key; it records and rates nothing)."
+        seed_option(
+            "The same seed plays the same games again, on any machine (a check's deals are "
+            "derived with a public key; it records and rates nothing)."
         ),
     ] = None,
-    decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
-    bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per game, in ms.")] = 5000,
-    startup_ms: Annotated[
-        int, typer.Option(min=1, help="Time to start and say hello, in ms.")
-    ] = 10000,
+    decision_ms: DecisionMsOption = 1000,
+    bank_ms: BankMsOption = 5000,
+    startup_ms: StartupMsOption = 10000,
     game_ms: GameMsOption = DEFAULT_GAME_MS,
     logs: Annotated[
         Path | None,
-        typer.Option(help="Keep the bot's stderr logs here (default: a temporary folder, shown)."),
+        typer.Option(
+            metavar="DIR",
+            help="Keep the bots' stderr logs here (default: a temporary folder, shown).",
+        ),
     ] = None,
     unsandboxed: UnsandboxedOption = False,
 ) -> None:
@@ -69,11 +77,7 @@ def check(
     """
     game = resolve_game(game_title)
     table_size = players or min(game.min_players + 1, game.max_players)
-    if not game.min_players <= table_size <= game.max_players:
-        fail(
-            f"{game.title} is played by {game.min_players} to {game.max_players} players",
-            EXIT_USAGE,
-        )
+    check_table_size(game, table_size)
     bot, rival = resolve_bots([bot_dir, opponent or bundled_bot("random")])
     base_seed = fresh_seed() if seed is None else seed
     log_dir = logs or Path(tempfile.mkdtemp(prefix="arena-check-"))
@@ -104,9 +108,7 @@ def check(
         games=games,
         players=table_size,
         seed=base_seed,
-        time_control=TimeControl(
-            decision_ms / 1000, bank_ms / 1000, startup_ms / 1000, game_ms / 1000
-        ),
+        time_control=time_control(decision_ms, bank_ms, game_ms, startup_ms),
         log_dir=log_dir,
         on_game=show,
         limits=Limits(sandbox=sandbox),

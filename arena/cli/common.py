@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich import box
@@ -17,6 +17,7 @@ from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.printable import cell, shown
+from arena.referee import FaultPolicy, TimeControl
 from arena.store import Store, StoreError, UnknownName, open_store
 from arena.suggest import did_you_mean
 
@@ -25,6 +26,8 @@ EXIT_FAILED = 1
 """The job ran and failed (a bot faulted in a check, a database is locked, ...)."""
 EXIT_USAGE = 2
 """The command line asks for something impossible (bad flag, unknown game, not a bot)."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the conventional 128 + SIGINT, in every command."""
 
 DEFAULT_DB = "arena.db"
 BUSY_TIMEOUT_S = 5.0
@@ -75,24 +78,89 @@ def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
     raise typer.Exit(code)
 
 
+# The options several commands share, declared once so their names, metavars and help agree.
 DbOption = Annotated[
     Path,
     typer.Option(
-        "--db", help="The SQLite file games and ratings are stored in.", show_default=True
+        "--db",
+        metavar="FILE",
+        help="The SQLite file games and ratings are stored in.",
+        show_default=True,
     ),
 ]
 
-
+DecisionMsOption = Annotated[
+    int, typer.Option(min=1, metavar="MS", help="Time per decision, in ms.")
+]
+BankMsOption = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        metavar="MS",
+        help="Time bank per seat per game, in ms, that slow decisions draw on.",
+    ),
+]
+StartupMsOption = Annotated[
+    int, typer.Option(min=1, metavar="MS", help="Time for a bot to start and say hello, in ms.")
+]
 DEFAULT_GAME_MS = 600_000
 GameMsOption = Annotated[
     int,
     typer.Option(
         min=1,
+        metavar="MS",
         help="Wall-clock limit of one game, in ms: past it, the seat that used the most of it "
         "faults (game_time). Raise it when you raise --decision-ms.",
     ),
 ]
 
+
+def time_control(
+    decision_ms: int, bank_ms: int, game_ms: int, startup_ms: int | None = None
+) -> TimeControl:
+    """The TimeControl the time options ask for (they are in ms, TimeControl in seconds)."""
+    startup = {} if startup_ms is None else {"startup_s": startup_ms / 1000}
+    return TimeControl(
+        decision_s=decision_ms / 1000, bank_s=bank_ms / 1000, game_s=game_ms / 1000, **startup
+    )
+
+
+def seed_option(repeats: str) -> Any:
+    """--seed, with what repeating it repeats (which differs: play keys deals by the database,
+    check by a public key, regress by a fresh key per run)."""
+    return typer.Option(metavar="N", help=f"Base seed (default: random, printed). {repeats}")
+
+
+PlayersOption = Annotated[
+    int | None,
+    typer.Option(
+        metavar="N",
+        help="Table size (default: the command's usual table, within the game's range).",
+    ),
+]
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-v", metavar="NAME", help="A game variant; repeat to combine."),
+]
+FaultPolicyOption = Annotated[
+    FaultPolicy,
+    typer.Option(
+        metavar="POLICY",
+        help="substitute: default moves for a faulted seat, ranked last; abort: end the game "
+        "unrated.",
+    ),
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        min=1,
+        metavar="N",
+        help="Worker processes playing games in parallel (default: 1; for a league, its file's "
+        "`workers`).",
+    ),
+]
 UnsandboxedOption = Annotated[
     bool,
     typer.Option(
@@ -101,6 +169,16 @@ UnsandboxedOption = Annotated[
         "can read your files and use the network). Recorded with every game.",
     ),
 ]
+
+
+def check_table_size(game: Game, players: int) -> None:
+    """Exit 2 unless ``game`` can be played at a table of ``players``."""
+    if not game.min_players <= players <= game.max_players:
+        fail(
+            f"{game.title} is played by {game.min_players} to {game.max_players} players; "
+            f"a table of {players} was asked for",
+            EXIT_USAGE,
+        )
 
 
 def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bool:

@@ -25,7 +25,7 @@ from arena.store import Store, StoreError
 def ratings(
     game_title: Annotated[
         str | None,
-        typer.Argument(metavar="[GAME]", help="The game title (default: every title recorded)."),
+        typer.Argument(metavar="GAME", help="The game title (default: every title recorded)."),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
     recompute: Annotated[
@@ -87,14 +87,20 @@ def leaderboard_table(store: Store, title: str) -> Table:
 
 def games(
     game_title: Annotated[
-        str | None, typer.Option("--game", "-g", help="Only this game title.")
+        str | None, typer.Option("--game", "-g", metavar="GAME", help="Only this game title.")
     ] = None,
     bot: Annotated[
         str | None,
-        typer.Option("--bot", "-b", help="Only games with this bot (name or name@version)."),
+        typer.Option(
+            "--bot",
+            "-b",
+            metavar="NAME",
+            help="Only games with this bot (name or name@version).",
+        ),
     ] = None,
     limit: Annotated[
-        int, typer.Option("--limit", "-n", min=1, help="At most this many, newest first.")
+        int,
+        typer.Option("--limit", "-n", min=1, metavar="N", help="At most this many, newest first."),
     ] = 20,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:

@@ -31,7 +31,9 @@ def show(
     ],
     seat: Annotated[
         int | None,
-        typer.Option("--seat", "-s", help="Show exactly what this seat (0-based) was told."),
+        typer.Option(
+            "--seat", "-s", metavar="N", help="Show exactly what this seat (0-based) was told."
+        ),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
