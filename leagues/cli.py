@@ -189,8 +189,8 @@ def standings_table(result: Standings) -> Table:
     board = table(
         f"{result.name}: {result.complete} of {result.scheduled} games"
         + (f" ({result.aborted} aborted)" if result.aborted else "")
-        + " · best first by μ-3σ · rank, score: mean ± 95% CI",
-        ["bot", "games", "μ-3σ", "μ±σ", "rank", "score", "faults"],
+        + " · best first by μ-3σ · wins counted per seat · rank, score: mean ± 95% CI",
+        ["bot", "games", "seats", "seat wins", "μ-3σ", "μ±σ", "rank", "score", "faults"],
         keep="bot",
         keep_width=max((len(visible(b.label)) for b in result.bots), default=3),
     )
@@ -202,6 +202,8 @@ def standings_table(result: Standings) -> Table:
         board.add_row(
             cell(b.label),
             str(b.games),
+            str(b.seats),
+            str(b.wins),
             f"{b.conservative:.1f}",
             f"{b.mu:.1f}±{b.sigma:.1f}",
             b.rank.text().replace(" ± ", "±"),

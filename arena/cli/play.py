@@ -142,7 +142,8 @@ def game_line(record: GameRecord) -> str:
 
 
 def summary_table(records: list[GameRecord]) -> Table:
-    """Per bot over these games: games, wins, mean rank, mean score, faults."""
+    """Per bot over these games: seats, wins, mean rank, mean score, faults, all counted per
+    seat (a bot in two seats of a game plays two seat-games)."""
     stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for record in records:
         if record.status != "complete":
@@ -156,7 +157,7 @@ def summary_table(records: list[GameRecord]) -> Table:
             row["faults"] += seat.fault != "ok"
     summary = table(
         f"This run: {len(records)} game(s)",
-        ["bot", "seats", "wins", "win %", "mean rank", "mean score", "faults"],
+        ["bot", "seats", "seat wins", "win%/seat", "mean rank", "mean score", "faults"],
         keep="bot",
         keep_width=max((len(visible(label)) for label in stats), default=3),
     )

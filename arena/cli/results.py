@@ -65,8 +65,9 @@ def ratings(
 def leaderboard_table(store: Store, title: str) -> Table:
     rows = store.leaderboard(title)
     board = table(
-        f"{title} leaderboard: TrueSkill, best first by μ-3σ; score = mean score",
-        ["bot", "games", "μ-3σ", "μ", "σ", "wins", "win%", "score", "faults"],
+        f"{title} leaderboard: TrueSkill, best first by μ-3σ; wins counted per seat; "
+        "score = mean score",
+        ["bot", "games", "seats", "μ-3σ", "μ", "σ", "seat wins", "win%/seat", "score", "faults"],
         keep="bot",
         keep_width=max((len(visible(row.label)) for row in rows), default=3),
     )
@@ -74,11 +75,12 @@ def leaderboard_table(store: Store, title: str) -> Table:
         board.add_row(
             cell(row.label),
             str(row.games),
+            str(row.seats),
             f"{row.conservative:.2f}",
             f"{row.mu:.2f}",
             f"{row.sigma:.2f}",
             str(row.wins),
-            f"{100 * row.wins / row.games:.0f}%" if row.games else "-",
+            f"{100 * row.wins / row.seats:.0f}%" if row.seats else "-",
             compact(row.mean_score) if row.mean_score is not None else "-",
             str(row.faults),
         )

@@ -67,6 +67,7 @@ def test_play_records_every_game_and_prints_a_line_each_and_a_summary(played):
     db, result = played
     assert len(re.findall(r"^\d/3 [0-9a-f]{8} ", result.output, re.M)) == 3, result.output
     assert "This run: 3 game(s)" in result.output
+    assert "seat wins" in result.output and "win%/seat" in result.output
     assert "corruption-greedy@1.0" in result.output and "random@1.0" in result.output
     assert "base seed 5" in result.output
     with open_store(db, create=False) as store:
@@ -101,6 +102,13 @@ def test_ratings_shows_the_leaderboard_and_recompute_agrees(played, run):
     assert before.exit_code == 0
     assert "corruption leaderboard" in before.output
     assert "corruption-greedy@1.0" in before.output and "μ-3σ" in before.output
+    # random sat in two of the three seats of each game: wins are per seat, out of its seats
+    assert "seat wins" in before.output and "win%/seat" in before.output
+    rows = [line.split() for line in before.output.splitlines()]
+    (row,) = [cells for cells in rows if cells and cells[0].startswith("random@")]
+    games, seats, wins = int(row[1]), int(row[2]), int(row[6])
+    assert (games, seats) == (3, 6) and wins <= seats
+    assert row[7] == f"{100 * wins / seats:.0f}%"
     after = run("ratings", "corruption", "--db", str(db), "--recompute")
     assert after.exit_code == 0
     assert "Recomputed the ratings from 3 recorded game(s)" in after.output
