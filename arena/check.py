@@ -28,6 +28,8 @@ from protocol.sdk import DECIDE_RAISED
 
 CHECK_KEY = b"arena check: public on purpose, so that a check can be repeated exactly"
 """The key a check's seeds are derived with (see the module docstring): not a secret."""
+MAX_ERROR_CHARS = 300
+"""How much of one line of a bot's stderr a report quotes (the bot chooses its length)."""
 
 
 @dataclass
@@ -161,7 +163,7 @@ def decide_errors(log: Path) -> list[str]:
     except FileNotFoundError:  # the bot wrote nothing to stderr in that game
         return []
     return [
-        line.removeprefix(DECIDE_RAISED).strip()
+        line.removeprefix(DECIDE_RAISED).strip()[:MAX_ERROR_CHARS]
         for line in text.splitlines()
         if line.startswith(DECIDE_RAISED)
     ]
