@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.containment import launch as launching
 from arena.containment.limits import DEFAULT_LIMITS, Limits, process_cpu_seconds
+from arena.containment.program import bot_search_path, unrunnable
 from arena.faults import BotCrashed, BotError, BotProtocolError, BotStartFailed, BotTimeout, Fault
 from arena.manifest import BotManifest
 from protocol import codec, messages
@@ -97,6 +98,9 @@ class BotProcess:
         """Start the process and do the handshake within timeout_s; raises BotError."""
         self._reset_buffers()
         self.set_log(self._default_log_path())
+        problem = unrunnable(self.manifest.command, self.manifest.snapshot, bot_search_path())
+        if problem is not None:
+            raise BotStartFailed(problem)
         try:
             self._launch = launching.prepare(
                 self.manifest.command, self.manifest.snapshot, self.limits

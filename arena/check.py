@@ -24,9 +24,12 @@ from arena.manifest import BotManifest
 from arena.record import GameRecord
 from arena.referee import TimeControl, new_game_id, play_game
 from arena.seeds import deal_seed, derive_deal_key
+from protocol.sdk import DECIDE_RAISED
 
 CHECK_KEY = b"arena check: public on purpose, so that a check can be repeated exactly"
 """The key a check's seeds are derived with (see the module docstring): not a secret."""
+MAX_ERROR_CHARS = 300
+"""How much of one line of a bot's stderr a report quotes (the bot chooses its length)."""
 
 
 @dataclass
@@ -40,6 +43,10 @@ class CheckReport:
     startup_error: str | None = None
     """Why the bot could not even start and say hello (then no game was played)."""
     restarts: int = 0
+    decide_errors: list[tuple[int, str]] = field(default_factory=list)
+    """(game number, what was raised) for each time the bot's decide raised: the SDK answers
+    a default action then, which is legal, so only its stderr (protocol.sdk.DECIDE_RAISED)
+    shows the bug."""
     handshake_name: str = ""
     handshake_version: str = ""
 
@@ -55,7 +62,12 @@ class CheckReport:
 
     @property
     def passed(self) -> bool:
-        return self.startup_error is None and not self.faults and bool(self.games)
+        return (
+            self.startup_error is None
+            and not self.faults
+            and not self.decide_errors
+            and bool(self.games)
+        )
 
     @property
     def decision_times_ms(self) -> list[float]:
@@ -137,4 +149,21 @@ def run_check(
             if on_game is not None:
                 on_game(index, record, seat)
         report.restarts = lineup.starts[0] - 1
+    if log_dir is not None:  # read once the bots have stopped: all their stderr is written
+        for number, (record, seat) in enumerate(zip(report.games, report.seats), start=1):
+            log = log_dir / record.game_id / f"seat{seat}.log"
+            report.decide_errors += [(number, error) for error in decide_errors(log)]
     return report
+
+
+def decide_errors(log: Path) -> list[str]:
+    """What a bot's decide raised, from the lines the SDK writes to its stderr log."""
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:  # the bot wrote nothing to stderr in that game
+        return []
+    return [
+        line.removeprefix(DECIDE_RAISED).strip()[:MAX_ERROR_CHARS]
+        for line in text.splitlines()
+        if line.startswith(DECIDE_RAISED)
+    ]

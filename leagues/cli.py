@@ -16,10 +16,12 @@ from rich.table import Table
 from arena.cli.common import (
     DEFAULT_DB,
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
     DbOption,
     SeedKeyOption,
     UnsandboxedOption,
+    WorkersOption,
     bot_log_dir,
     compact,
     console,
@@ -29,6 +31,7 @@ from arena.cli.common import (
     seed_secret,
     table,
 )
+from arena.cli.usage import ArenaCommand
 from arena.printable import cell, shown, visible
 from arena.store import Store, StoreError
 from leagues.execution import WorkerFailed
@@ -39,13 +42,11 @@ from leagues.spec import LeagueFileError, LeagueSpec, load_league
 from leagues.standings import Standings, compute_standings
 from leagues.store import LeagueChanged, LeagueStore
 
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: the conventional 128 + SIGINT."""
-
 app = typer.Typer(
     help="League files: round-robins and gauntlets that run in parallel, resume after an "
     "interruption, and report standings.\n\nExample: arena league run leagues/examples/corruption-round-robin.toml",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
 LeagueFile = Annotated[Path, typer.Argument(metavar="FILE", help="The league file (TOML).")]
@@ -58,15 +59,10 @@ def _load(path: Path) -> LeagueSpec:
         fail(str(exc), EXIT_USAGE)
 
 
-@app.command("run")
+@app.command("run", cls=ArenaCommand)
 def run(
     file: LeagueFile,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers", "-w", min=1, help="Worker processes (default: the file's `workers`)."
-        ),
-    ] = None,
+    workers: WorkersOption = None,
     db: DbOption = Path(DEFAULT_DB),
     seed_key: SeedKeyOption = None,
     unsandboxed: UnsandboxedOption = False,
@@ -156,7 +152,7 @@ def _run(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-@app.command("standings")
+@app.command("standings", cls=ArenaCommand)
 def standings(
     file: LeagueFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
@@ -206,8 +202,8 @@ def standings_table(result: Standings) -> Table:
     board = table(
         f"{result.name}: {result.complete} of {result.scheduled} games"
         + (f" ({result.aborted} aborted)" if result.aborted else "")
-        + " · best first by μ-3σ · rank, score: mean ± 95% CI",
-        ["bot", "games", "μ-3σ", "μ±σ", "rank", "score", "faults"],
+        + " · best first by μ-3σ · wins counted per seat · rank, score: mean ± 95% CI",
+        ["bot", "games", "seats", "seat wins", "μ-3σ", "μ±σ", "rank", "score", "faults"],
         keep="bot",
         keep_width=max((len(visible(b.label)) for b in result.bots), default=3),
     )
@@ -219,6 +215,8 @@ def standings_table(result: Standings) -> Table:
         board.add_row(
             cell(b.label),
             str(b.games),
+            str(b.seats),
+            str(b.wins),
             f"{b.conservative:.1f}",
             f"{b.mu:.1f}±{b.sigma:.1f}",
             b.rank.text().replace(" ± ", "±"),

@@ -13,6 +13,17 @@ descriptor of that open file remains), so the runner keeps the lock and nobody e
 (POSIX record locks, fcntl.lockf, are not inherited either, but they belong to a process,
 not a descriptor: a second league_lock in the same process would not be refused, and closing
 any descriptor of the file in the process would silently drop the lock.)
+
+The holder removes the lock file when it is done, so a finished league leaves nothing beside
+the database. Removing a lock file is only safe with a check on the taker's side: a process
+that opened the file just before the holder removed it could lock that now nameless file while
+a third process creates and locks a new one under the same name, and both would believe they
+hold the lock. So after taking the lock, a process checks that the path still names the very
+file it locked (same device and inode); if not, it lets go and starts again on the file the
+path names now. The holder removes the file while still holding the lock, so whoever locks the
+old file afterwards sees it is gone. (A runner killed by SIGKILL leaves its file behind; the
+next run takes it over and removes it when done.) The database file itself is not locked with
+flock: on NFS flock is emulated with the same fcntl locks SQLite takes on it.
 """
 
 from __future__ import annotations
@@ -58,19 +69,9 @@ def league_lock(db: Path, league: str) -> Iterator[None]:
     Only this process holds it: children forked meanwhile (the league's workers) do not.
     """
     path = lock_path(db, league)
-    # O_CLOEXEC: a bot started with exec never sees it; the fork hook covers forked workers.
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     owner = os.getpid()
-    _held.add(fd)  # before the lock is taken: every child forked from now on drops it
+    fd = _take(path, db, league)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-            raise LeagueBusy(
-                f"league {league!r} is already being run on {db} by {holder}. Wait for it to "
-                "finish (or stop it with Ctrl-C); then the same command resumes the league."
-            ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"process {owner}".encode(), 0)
         yield
@@ -78,5 +79,42 @@ def league_lock(db: Path, league: str) -> Iterator[None]:
         # A forked child that leaves this block never owned the lock, and its copy of fd was
         # closed at the fork (the number may even name another file by now): leave it alone.
         if os.getpid() == owner:
+            try:
+                path.unlink()  # while still locked: see the module docstring
+            except FileNotFoundError:  # pragma: no cover - removed by hand meanwhile
+                pass
             _held.discard(fd)
             os.close(fd)  # closing the last descriptor releases the lock
+
+
+def _take(path: Path, db: Path, league: str) -> int:
+    """Open and lock the file ``path`` names; the locked descriptor, or LeagueBusy."""
+    while True:
+        # O_CLOEXEC: a bot started with exec never sees it; the fork hook covers forked workers.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        _held.add(fd)  # before the lock is taken: every child forked from now on drops it
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
+            _held.discard(fd)
+            os.close(fd)
+            raise LeagueBusy(
+                f"league {league!r} is already being run on {db} by {holder}. Wait for it to "
+                "finish (or stop it with Ctrl-C); then the same command resumes the league."
+            ) from None
+        if _names(path, fd):
+            return fd
+        # locked a file its holder removed as it finished: try the one the path names now
+        _held.discard(fd)
+        os.close(fd)
+
+
+def _names(path: Path, fd: int) -> bool:
+    """Whether ``path`` is (still) a name of the open file ``fd``."""
+    try:
+        named = path.stat()
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)

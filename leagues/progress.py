@@ -85,7 +85,7 @@ class LeagueProgress:
 
     def _render(self) -> Group:
         table = Table(title="top of the table so far (this run)", title_justify="left", box=None)
-        for column in ("bot", "seats", "wins", "mean rank", "faults"):
+        for column in ("bot", "seats", "seat wins", "mean rank", "faults"):
             table.add_column(column, justify="left" if column == "bot" else "right")
         ranked = sorted(self.tallies.items(), key=lambda item: item[1].rank_sum / item[1].games)
         for label, tally in ranked[: self.top]:

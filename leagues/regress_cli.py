@@ -1,5 +1,5 @@
 """`arena regress`: the CI gate. Plays a candidate against its baseline in duplicate and exits
-0 (PASS), 1 (FAIL: a regression), 3 (INCONCLUSIVE) or 2 (an error)."""
+0 (PASS), 1 (FAIL: a regression), 3 (INCONCLUSIVE), 2 (an error) or 130 (Ctrl-C)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,17 @@ import typer
 from arena.cli.common import (
     BOT_HELP,
     DEFAULT_GAME_MS,
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
+    BankMsOption,
+    DecisionMsOption,
     GameMsOption,
+    PlayersOption,
     SeedKeyOption,
     UnsandboxedOption,
+    VariantOption,
+    WorkersOption,
+    check_table_size,
     console,
     contain_bots,
     fail,
@@ -23,12 +30,13 @@ from arena.cli.common import (
     resolve_bots,
     resolve_game,
     resolve_options,
+    seed_option,
     seed_secret,
+    time_control,
 )
 from arena.containment.limits import Limits
 from arena.printable import shown
 from arena.record import GameRecord
-from arena.referee import TimeControl
 from arena.seeds import random_deal_key
 from arena.store import StoreError
 from leagues.regress import PairResult, RegressPlan, run_regress
@@ -43,54 +51,61 @@ VERDICT_STYLE = {
 
 
 def regress(
-    game_title: Annotated[str, typer.Option("--game", "-g", help="The game title.")],
-    candidate: Annotated[Path, typer.Option(help=f"The bot under test: {BOT_HELP}.")],
-    baseline: Annotated[Path, typer.Option(help=f"The bot it must not be worse than: {BOT_HELP}.")],
+    game_title: Annotated[
+        str, typer.Option("--game", "-g", metavar="GAME", help="The game title.")
+    ],
+    candidate: Annotated[
+        Path, typer.Option(metavar="BOT", help=f"The bot under test: {BOT_HELP}.")
+    ],
+    baseline: Annotated[
+        Path, typer.Option(metavar="BOT", help=f"The bot it must not be worse than: {BOT_HELP}.")
+    ],
     field: Annotated[
         list[Path],
         typer.Option(
             "--field",
             "-f",
+            metavar="BOT",
             help=f"A field bot, {BOT_HELP}; repeat (the same bot may be given twice).",
         ),
     ],
     games: Annotated[
         int,
         typer.Option(
-            min=16, help="At most this many games (pairs = games / 2); see leagues/REGRESS.md."
+            min=16,
+            metavar="MAX",
+            help="At most this many games (pairs = games / 2); see leagues/REGRESS.md.",
         ),
     ] = 4000,
     bounds: Annotated[
         str | None,
         typer.Option(
-            help='Test bounds, e.g. "delta1=-0.1,alpha=0.01" (delta0, delta1, alpha, beta, min_pairs).'
+            metavar="BOUNDS",
+            help='Test bounds, e.g. "delta1=-0.1,alpha=0.01" (delta0, delta1, alpha, beta, '
+            "min_pairs).",
         ),
     ] = None,
-    players: Annotated[
-        int | None,
-        typer.Option(help="Table size (default: 1 + the field, within the game's range)."),
-    ] = None,
-    variant: Annotated[
-        list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
-    ] = None,
+    players: PlayersOption = None,
+    variant: VariantOption = None,
     seed: Annotated[
         int | None,
-        typer.Option(
-            help="Base seed of the deals (default: random, printed). Deals are derived from it "
-            "with a secret key drawn for each run, so no bot can predict them and every run "
-            "plays new deals; with --seed-key, the same seed and key play the same deals."
+        seed_option(
+            "Deals are derived from it with a secret key drawn for each run, so no bot can "
+            "predict them and every run plays new deals; with --seed-key, the same seed and key "
+            "play the same deals."
         ),
     ] = None,
     seed_key: SeedKeyOption = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes.")] = 1,
-    decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
-    bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per seat per game, in ms.")] = 5000,
+    workers: WorkersOption = None,
+    decision_ms: DecisionMsOption = 1000,
+    bank_ms: BankMsOption = 5000,
     game_ms: GameMsOption = DEFAULT_GAME_MS,
     json_path: Annotated[
-        Path | None, typer.Option("--json", help="Write a JSON report here.")
+        Path | None, typer.Option("--json", metavar="FILE", help="Write a JSON report here.")
     ] = None,
     junit_path: Annotated[
-        Path | None, typer.Option("--junit", help="Write a JUnit XML report here.")
+        Path | None,
+        typer.Option("--junit", metavar="FILE", help="Write a JUnit XML report here."),
     ] = None,
     db: Annotated[
         Path | None,
@@ -105,18 +120,14 @@ def regress(
 ) -> None:
     """Play CANDIDATE against BASELINE in duplicate deals until a sequential test (GSPRT) can
     tell whether the candidate is worse. Exit codes: 0 PASS, 1 FAIL (regression),
-    3 INCONCLUSIVE (the game budget ran out first), 2 error.
+    3 INCONCLUSIVE (the game budget ran out first), 2 error, 130 interrupted.
 
     Example: arena regress --game corruption --candidate bots/corruption-greedy --baseline bots/random --field bots/random --field bots/random --json regress.json
     """
     game = resolve_game(game_title)
     bots = resolve_bots([candidate, baseline, *field])
     table = players or max(game.min_players, min(game.max_players, 1 + len(field)))
-    if not game.min_players <= table <= game.max_players:
-        fail(
-            f"{game.title} is played by {game.min_players} to {game.max_players} players",
-            EXIT_USAGE,
-        )
+    check_table_size(game, table)
     try:
         test_bounds = parse_bounds(bounds) if bounds else Bounds()
     except ValueError as exc:
@@ -140,8 +151,8 @@ def regress(
         seed=base_seed,
         bounds=test_bounds,
         options=options,
-        time_control=TimeControl(decision_ms / 1000, bank_ms / 1000, game_s=game_ms / 1000),
-        workers=workers,
+        time_control=time_control(decision_ms, bank_ms, game_ms),
+        workers=workers or 1,
         limits=Limits(sandbox=sandbox),
         secret=secret if secret is not None else random_deal_key(),
     )
@@ -172,7 +183,7 @@ def regress(
     try:
         run = run_regress(plan, on_pair=show, on_record=record)
     except KeyboardInterrupt:
-        fail("interrupted before a verdict", EXIT_USAGE)
+        fail("interrupted before a verdict", EXIT_INTERRUPTED)
     except StoreError as exc:
         fail(f"{exc} (the games played so far are recorded)", EXIT_USAGE)
     finally:

@@ -17,9 +17,10 @@ Behaviour worth knowing:
 
 - ``decide`` is called as ``decide(view, legal, ctx)`` when it takes three positional
   parameters (or ``*args``), else as ``decide(view, legal)``.
-- If ``decide`` raises (or returns something that is not JSON), the traceback goes to stderr
-  and the bot answers :func:`default_action` of the request's legal description, so one bug
-  does not forfeit the game. An illegal (but JSON) answer is sent as it is: the referee judges.
+- If ``decide`` raises (or returns something that is not JSON), the traceback goes to stderr,
+  followed by a line that begins with :data:`DECIDE_RAISED` and ends with the exception, and
+  the bot answers :func:`default_action` of the request's legal description, so one bug does
+  not forfeit the game; ``arena check`` finds that line in the bot's log and fails the check. An illegal (but JSON) answer is sent as it is: the referee judges.
 - While :func:`run` is active and writes to the real stdout, ``sys.stdout`` points to stderr:
   a stray ``print`` lands in the bot's log instead of corrupting the wire.
 - Messages of unknown types and unknown fields are ignored (SPEC.md §10); ``bye`` or the end of
@@ -43,6 +44,7 @@ from protocol.legal import default_action, is_legal, random_action, why_illegal
 from protocol.messages import PROTOCOL_VERSION, check_bot_hello
 
 __all__ = [
+    "DECIDE_RAISED",
     "PROTOCOL_VERSION",
     "Context",
     "GameInfo",
@@ -53,6 +55,10 @@ __all__ = [
     "run",
     "why_illegal",
 ]
+
+
+DECIDE_RAISED = "arena sdk: decide raised"
+"""How the stderr line the SDK writes when ``decide`` raises begins; `arena check` looks for it."""
 
 
 @dataclass(frozen=True)
@@ -222,10 +228,13 @@ class _Session:
             else:
                 action = self.decide(view, legal)
             return _encode({"type": "action", "id": request.get("id"), "action": action})
-        except Exception:
+        except Exception as exc:
+            # the traceback, then one line `arena check` recognises and reports (DECIDE_RAISED)
+            what = " ".join(traceback.format_exception_only(exc)[-1].split())
             _log(
-                f"decide failed on request {request.get('id')!r}; answering the default action\n"
-                + traceback.format_exc()
+                traceback.format_exc().rstrip()
+                + f"\n{DECIDE_RAISED} {what} (request {request.get('id')!r}; the SDK answered "
+                "the default action)"
             )
         return _encode({"type": "action", "id": request.get("id"), "action": default_action(legal)})
 

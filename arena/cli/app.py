@@ -12,6 +12,7 @@ import typer
 
 import leagues.store  # noqa: F401  (registers the league tables' migrations, below)
 from arena.cli import check, play, rerun, results, show
+from arena.cli.usage import ArenaCommand, ArenaGroup
 from leagues.cli import app as league_app
 from leagues.regress_cli import regress
 
@@ -22,15 +23,17 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help, as wide as the terminal, no boxes
+    cls=ArenaGroup,
 )
-app.command("play")(play.play)
-app.command("ratings")(results.ratings)
-app.command("games")(results.games)
-app.command("show")(show.show)
-app.command("rerun")(rerun.rerun)
-app.command("check")(check.check)
+app.command("play", cls=ArenaCommand)(play.play)
+app.command("ratings", cls=ArenaCommand)(results.ratings)
+app.command("games", cls=ArenaCommand)(results.games)
+app.command("show", cls=ArenaCommand)(show.show)
+app.command("rerun", cls=ArenaCommand)(rerun.rerun)
+app.command("check", cls=ArenaCommand)(check.check)
 app.add_typer(league_app, name="league")
-app.command("regress")(regress)
+app.command("regress", cls=ArenaCommand)(regress)
 
 
 def main() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -10,57 +12,64 @@ import typer
 from rich.table import Table
 
 from arena.bundled import bundled_bot
-from arena.check import run_check
+from arena.check import CheckReport, run_check
 from arena.cli.common import (
     BOT_HELP,
     DEFAULT_GAME_MS,
     EXIT_FAILED,
-    EXIT_USAGE,
+    BankMsOption,
+    DecisionMsOption,
     GameMsOption,
+    PlayersOption,
+    StartupMsOption,
     UnsandboxedOption,
+    check_table_size,
     console,
     contain_bots,
-    fail,
     fresh_seed,
     resolve_bots,
     resolve_game,
+    seed_option,
+    time_control,
 )
 from arena.containment.limits import Limits
 from arena.printable import cell, shown
-from arena.referee import TimeControl
 
 
 def check(
     bot_dir: Annotated[Path, typer.Argument(metavar="BOT", help=f"The bot to check: {BOT_HELP}.")],
     game_title: Annotated[
-        str, typer.Option("--game", "-g", help="The game to check it on.")
+        str, typer.Option("--game", "-g", metavar="GAME", help="The game to check it on.")
     ] = "corruption",
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 4,
-    players: Annotated[
-        int | None, typer.Option(help="Table size (default: the game's smallest table + 1).")
-    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, metavar="N", help="Games to play.")
+    ] = 4,
+    players: PlayersOption = None,
     opponent: Annotated[
         Path | None,
         typer.Option(
-            help=f"The bot to fill the other seats, {BOT_HELP} (default: the bundled random bot)."
+            metavar="BOT",
+            help=f"The bot to fill the other seats, {BOT_HELP} (default: the bundled random bot).",
         ),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(
-            help="Base seed (default: random, printed): the same seed plays the same games again "
-            "(a check's seeds are derived with a public key; it records and rates nothing)."
+        seed_option(
+            "The same seed plays the same games again, on any machine (a check's deals are "
+            "derived with a public key; it records and rates nothing)."
         ),
     ] = None,
-    decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
-    bank_ms: Annotated[int, typer.Option(min=0, help="Time bank per game, in ms.")] = 5000,
-    startup_ms: Annotated[
-        int, typer.Option(min=1, help="Time to start and say hello, in ms.")
-    ] = 10000,
+    decision_ms: DecisionMsOption = 1000,
+    bank_ms: BankMsOption = 5000,
+    startup_ms: StartupMsOption = 10000,
     game_ms: GameMsOption = DEFAULT_GAME_MS,
     logs: Annotated[
         Path | None,
-        typer.Option(help="Keep the bot's stderr logs here (default: a temporary folder, shown)."),
+        typer.Option(
+            metavar="DIR",
+            help="Keep the bots' stderr logs here (default: a temporary folder, removed at "
+            "the end).",
+        ),
     ] = None,
     unsandboxed: UnsandboxedOption = False,
 ) -> None:
@@ -72,14 +81,9 @@ def check(
     """
     game = resolve_game(game_title)
     table_size = players or min(game.min_players + 1, game.max_players)
-    if not game.min_players <= table_size <= game.max_players:
-        fail(
-            f"{game.title} is played by {game.min_players} to {game.max_players} players",
-            EXIT_USAGE,
-        )
+    check_table_size(game, table_size)
     bot, rival = resolve_bots([bot_dir, opponent or bundled_bot("random")])
     base_seed = fresh_seed() if seed is None else seed
-    log_dir = logs or Path(tempfile.mkdtemp(prefix="arena-check-"))
     out = console()
     out.print(
         f"Checking [bold]{shown(bot.name)}[/] {shown(bot.version)} ({shown(bot.directory)}) "
@@ -100,41 +104,66 @@ def check(
             f"  game {index + 1} (seat {seat}, {variants}): {mine.decisions} decisions, rank {mine.rank} · {verdict}"
         )
 
-    report = run_check(
-        game,
-        bot,
-        rival,
-        games=games,
-        players=table_size,
-        seed=base_seed,
-        time_control=TimeControl(
-            decision_ms / 1000, bank_ms / 1000, startup_ms / 1000, game_ms / 1000
-        ),
-        log_dir=log_dir,
-        on_game=show,
-        limits=Limits(sandbox=sandbox),
-    )
-    if report.startup_error:
-        out.print(f"[red]FAIL[/] the bot did not start: {shown(report.startup_error)}")
-        out.print(f"Its stderr, if any: {shown(log_dir)}")
-        raise typer.Exit(EXIT_FAILED)
+    # Without --logs the logs live in a temporary folder, removed however the check ends
+    # (pass, fail, error, Ctrl-C); what the report needs from them is read before that.
+    with log_folder(logs) as log_dir:
+        where = f"Stderr logs: {shown(log_dir)}" if logs else "(--logs DIR keeps the stderr logs)"
+        report = run_check(
+            game,
+            bot,
+            rival,
+            games=games,
+            players=table_size,
+            seed=base_seed,
+            time_control=time_control(decision_ms, bank_ms, game_ms, startup_ms),
+            log_dir=log_dir,
+            on_game=show,
+            limits=Limits(sandbox=sandbox),
+        )
+        if report.startup_error:
+            out.print(f"[red]FAIL[/] the bot did not start: {shown(report.startup_error)}")
+            out.print(where)
+            raise typer.Exit(EXIT_FAILED)
     out.print(
         f"Handshake ok: it calls itself {shown(repr(report.handshake_name))} "
         f"version {shown(repr(report.handshake_version))}"
     )
     out.print(f"Timing: {report.timing_summary()}")
-    if report.faults:
+    problems = [*report.faults, *decide_problems(report)]
+    if problems:
         table = Table(title="Faults")
         for column in ("game", "fault", "what to fix"):
             table.add_column(column)
-        for number, fault, reason in report.faults:
+        for number, fault, reason in sorted(problems, key=lambda p: p[0]):
             table.add_row(str(number), cell(fault), cell(reason))
         out.print(table)
-        out.print(
-            f"[red]FAIL[/] {len(report.faults)} of {len(report.games)} game(s) had a fault. "
-            f"Stderr logs: {shown(log_dir)}"
-        )
+        failed = len({number for number, _, _ in problems})
+        out.print(f"[red]FAIL[/] {failed} of {len(report.games)} game(s) had a fault. {where}")
         raise typer.Exit(EXIT_FAILED)
-    out.print(
-        f"[green]PASS[/] {len(report.games)} game(s) without a fault. Stderr logs: {shown(log_dir)}"
-    )
+    out.print(f"[green]PASS[/] {len(report.games)} game(s) without a fault. {where}")
+
+
+@contextmanager
+def log_folder(logs: Path | None) -> Iterator[Path]:
+    """The folder given, or a temporary one that is removed on leaving, however it is left."""
+    if logs is not None:
+        yield logs
+        return
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as temporary:
+        yield Path(temporary)
+
+
+def decide_problems(report: CheckReport) -> list[tuple[int, str, str]]:
+    """One row per game in which decide raised: the first exception and how many times."""
+    by_game: dict[int, list[str]] = {}
+    for number, error in report.decide_errors:
+        by_game.setdefault(number, []).append(error)
+    return [
+        (
+            number,
+            "decide raised",
+            f"{errors[0]}; {len(errors)} time(s) in this game. The traceback is in the bot's "
+            "stderr log",
+        )
+        for number, errors in by_game.items()
+    ]

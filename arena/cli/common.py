@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich import box
@@ -18,27 +18,53 @@ from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.printable import cell, shown
+from arena.referee import FaultPolicy, TimeControl
 from arena.seeds import SEED_KEY_ENV, secret_from_seed_key
-from arena.store import Store, StoreError, open_store
+from arena.store import Store, StoreError, UnknownName, open_store
+from arena.suggest import did_you_mean
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 """The job ran and failed (a bot faulted in a check, a database is locked, ...)."""
 EXIT_USAGE = 2
 """The command line asks for something impossible (bad flag, unknown game, not a bot)."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the conventional 128 + SIGINT, in every command."""
 
 DEFAULT_DB = "arena.db"
 BUSY_TIMEOUT_S = 5.0
 """How long a command waits for another process's write lock on the database."""
 
 
+UNWRAPPED_WIDTH = 1000
+"""The width tables are laid out in when the output is not a terminal: wide enough that no
+table is squeezed or its cells wrapped; a table never pads itself out to the width."""
+
+
 def console() -> Console:
     """The output console; honours NO_COLOR and a COLUMNS width (tests set both).
 
+    On a terminal, lines wrap at its width. Anywhere else (a pipe, a file, a CI log) nothing
+    is wrapped: rich would otherwise assume 80 columns and break a line mid-sentence, and such
+    output is read with grep. COLUMNS, when set, still sets the width tables are laid out in.
     No emoji codes: ":skull:" in a bot's text stays as written. Text a bot chose goes through
     arena.printable (shown in markup strings, cell in tables) wherever it is printed."""
     width = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else None
-    return Console(width=width, highlight=False, soft_wrap=False, emoji=False)
+    out = Console(width=width, highlight=False, soft_wrap=False, emoji=False)
+    if not _is_tty(out):
+        out.soft_wrap = True
+        if width is None:
+            out.width = UNWRAPPED_WIDTH
+    return out
+
+
+def _is_tty(out: Console) -> bool:
+    # the stream itself, not rich's is_terminal: FORCE_COLOR (colour in a CI log) makes rich
+    # treat a pipe as a terminal, and a CI log must still not be wrapped
+    try:
+        return out.file.isatty()
+    except (AttributeError, ValueError):  # a closed or file-like stream without isatty
+        return False
 
 
 def err_console() -> Console:
@@ -54,24 +80,89 @@ def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
     raise typer.Exit(code)
 
 
+# The options several commands share, declared once so their names, metavars and help agree.
 DbOption = Annotated[
     Path,
     typer.Option(
-        "--db", help="The SQLite file games and ratings are stored in.", show_default=True
+        "--db",
+        metavar="FILE",
+        help="The SQLite file games and ratings are stored in.",
+        show_default=True,
     ),
 ]
 
-
+DecisionMsOption = Annotated[
+    int, typer.Option(min=1, metavar="MS", help="Time per decision, in ms.")
+]
+BankMsOption = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        metavar="MS",
+        help="Time bank per seat per game, in ms, that slow decisions draw on.",
+    ),
+]
+StartupMsOption = Annotated[
+    int, typer.Option(min=1, metavar="MS", help="Time for a bot to start and say hello, in ms.")
+]
 DEFAULT_GAME_MS = 600_000
 GameMsOption = Annotated[
     int,
     typer.Option(
         min=1,
+        metavar="MS",
         help="Wall-clock limit of one game, in ms: past it, the seat that used the most of it "
         "faults (game_time). Raise it when you raise --decision-ms.",
     ),
 ]
 
+
+def time_control(
+    decision_ms: int, bank_ms: int, game_ms: int, startup_ms: int | None = None
+) -> TimeControl:
+    """The TimeControl the time options ask for (they are in ms, TimeControl in seconds)."""
+    startup = {} if startup_ms is None else {"startup_s": startup_ms / 1000}
+    return TimeControl(
+        decision_s=decision_ms / 1000, bank_s=bank_ms / 1000, game_s=game_ms / 1000, **startup
+    )
+
+
+def seed_option(repeats: str) -> Any:
+    """--seed, with what repeating it repeats (which differs: play keys deals by the database,
+    check by a public key, regress by a fresh key per run)."""
+    return typer.Option(metavar="N", help=f"Base seed (default: random, printed). {repeats}")
+
+
+PlayersOption = Annotated[
+    int | None,
+    typer.Option(
+        metavar="N",
+        help="Table size (default: the command's usual table, within the game's range).",
+    ),
+]
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-v", metavar="NAME", help="A game variant; repeat to combine."),
+]
+FaultPolicyOption = Annotated[
+    FaultPolicy,
+    typer.Option(
+        metavar="POLICY",
+        help="substitute: default moves for a faulted seat, ranked last; abort: end the game "
+        "unrated.",
+    ),
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        min=1,
+        metavar="N",
+        help="Worker processes playing games in parallel (default: 1; for a league, its file's "
+        "`workers`).",
+    ),
+]
 UnsandboxedOption = Annotated[
     bool,
     typer.Option(
@@ -104,6 +195,16 @@ def seed_secret(seed_key: str | None) -> bytes | None:
         return secret_from_seed_key(seed_key)
     except ValueError as exc:
         fail(f"--seed-key / ${SEED_KEY_ENV}: {exc}", EXIT_USAGE)
+
+
+def check_table_size(game: Game, players: int) -> None:
+    """Exit 2 unless ``game`` can be played at a table of ``players``."""
+    if not game.min_players <= players <= game.max_players:
+        fail(
+            f"{game.title} is played by {game.min_players} to {game.max_players} players; "
+            f"a table of {players} was asked for",
+            EXIT_USAGE,
+        )
 
 
 def contain_bots(unsandboxed: bool, out: Console, code: int = EXIT_FAILED) -> bool:
@@ -150,11 +251,28 @@ def open_db(db: Path, *, create: bool, write: bool = False, code: int = EXIT_FAI
     return store
 
 
+def known_title(title: str) -> str:
+    """``title`` if arena can referee it, else exit 2 naming the titles it can.
+
+    One rule for every name a command looks up: a game title, bot name or game id that
+    matches nothing is a usage mistake (exit 2), said in one line with the names it could be."""
+    if title not in titles():
+        fail(
+            f"unknown game {title!r}; {did_you_mean(title, titles())}"
+            f"known games: {', '.join(titles())}",
+            EXIT_USAGE,
+        )
+    return title
+
+
 def resolve_game(title: str) -> Game:
-    try:
-        return get_game(title)
-    except KeyError:
-        fail(f"unknown game {title!r}; choose one of: {', '.join(titles())}", EXIT_USAGE)
+    return get_game(known_title(title))
+
+
+def store_fail(exc: StoreError) -> NoReturn:
+    """Exit with a database error: 2 when it is a name that matches nothing stored (a typo,
+    like an unknown title), 1 when the database itself failed."""
+    fail(str(exc), EXIT_USAGE if isinstance(exc, UnknownName) else EXIT_FAILED)
 
 
 def resolve_bots(written: list[Path]) -> list[BotManifest]:

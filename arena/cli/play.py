@@ -13,12 +13,18 @@ from arena.cli.common import (
     BOT_HELP,
     DEFAULT_DB,
     DEFAULT_GAME_MS,
-    EXIT_USAGE,
+    EXIT_INTERRUPTED,
+    BankMsOption,
     DbOption,
+    DecisionMsOption,
+    FaultPolicyOption,
     GameMsOption,
     SeedKeyOption,
+    StartupMsOption,
     UnsandboxedOption,
+    VariantOption,
     bot_log_dir,
+    check_table_size,
     compact,
     console,
     contain_bots,
@@ -28,14 +34,16 @@ from arena.cli.common import (
     resolve_bots,
     resolve_game,
     resolve_options,
+    seed_option,
     seed_secret,
     table,
+    time_control,
 )
 from arena.containment.limits import Limits
 from arena.match import MatchPlan, play_match
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord
-from arena.referee import FaultPolicy, TimeControl
+from arena.referee import FaultPolicy
 from arena.seeds import derive_deal_key
 from arena.store import StoreError
 
@@ -49,38 +57,29 @@ def play(
         typer.Option(
             "--bot",
             "-b",
+            metavar="BOT",
             help=f"A bot: {BOT_HELP}; repeat once per seat (the same bot may sit twice).",
         ),
     ],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, metavar="N", help="How many games to play.")
+    ] = 1,
     seed: Annotated[
         int | None,
-        typer.Option(
-            help="Base seed (default: random, printed). Each game's deal seed is derived from "
-            "it with the database's secret key: the same seed on the same --db deals the same "
-            "games; another database deals others (unless both runs give one --seed-key), and "
-            "no bot can predict them."
+        seed_option(
+            "Each game's deal seed is derived from it with the database's secret key: the same "
+            "seed on the same --db deals the same games; another database deals others (unless "
+            "both runs give one --seed-key), and no bot can predict them."
         ),
     ] = None,
     seed_key: SeedKeyOption = None,
-    variant: Annotated[
-        list[str] | None, typer.Option("--variant", "-v", help="A game variant; repeat to combine.")
-    ] = None,
+    variant: VariantOption = None,
     db: DbOption = Path(DEFAULT_DB),
-    decision_ms: Annotated[int, typer.Option(min=1, help="Time per decision, in ms.")] = 1000,
-    bank_ms: Annotated[
-        int, typer.Option(min=0, help="Extra time bank per seat per game, in ms.")
-    ] = 5000,
-    startup_ms: Annotated[
-        int, typer.Option(min=1, help="Time for a bot to start and say hello, in ms.")
-    ] = 10000,
+    decision_ms: DecisionMsOption = 1000,
+    bank_ms: BankMsOption = 5000,
+    startup_ms: StartupMsOption = 10000,
     game_ms: GameMsOption = DEFAULT_GAME_MS,
-    fault_policy: Annotated[
-        FaultPolicy,
-        typer.Option(
-            help="substitute: default moves for a faulted seat, ranked last; abort: end the game unrated."
-        ),
-    ] = FaultPolicy.SUBSTITUTE,
+    fault_policy: FaultPolicyOption = FaultPolicy.SUBSTITUTE,
     unsandboxed: UnsandboxedOption = False,
 ) -> None:
     """Play GAME among the bots, record every game and update the ratings.
@@ -89,12 +88,7 @@ def play(
     """
     game = resolve_game(game_title)
     manifests = resolve_bots(bot)
-    if not game.min_players <= len(manifests) <= game.max_players:
-        fail(
-            f"{game.title} is played by {game.min_players} to {game.max_players} players; "
-            f"you gave {len(manifests)} --bot option(s)",
-            EXIT_USAGE,
-        )
+    check_table_size(game, len(manifests))  # one --bot per seat
     options = resolve_options(game, variant or [])
     base_seed = fresh_seed() if seed is None else seed
     given_secret = seed_secret(seed_key)
@@ -108,9 +102,7 @@ def play(
         games=games,
         seed=base_seed,
         options=options,
-        time_control=TimeControl(
-            decision_ms / 1000, bank_ms / 1000, startup_ms / 1000, game_ms / 1000
-        ),
+        time_control=time_control(decision_ms, bank_ms, game_ms, startup_ms),
         fault_policy=fault_policy,
         log_dir=bot_log_dir(db),
         bot_seed_key=secret,
@@ -132,9 +124,11 @@ def play(
         records.append(record)
         out.print(f"{index + 1:>{len(str(games))}}/{games} {game_line(record)}")
 
+    interrupted = False
     try:
         play_match(plan, record_game)
     except KeyboardInterrupt:
+        interrupted = True
         out.print(
             f"[yellow]interrupted: {len(records)} finished game(s) were recorded; the game in progress was not.[/]"
         )
@@ -142,6 +136,8 @@ def play(
         fail(f"{exc} ({len(records)} game(s) were recorded before this)")
     out.print(summary_table(records))
     out.print(f"Leaderboard: arena ratings {game.title} --db {shown(db)}")
+    if interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 def game_line(record: GameRecord) -> str:
@@ -156,7 +152,8 @@ def game_line(record: GameRecord) -> str:
 
 
 def summary_table(records: list[GameRecord]) -> Table:
-    """Per bot over these games: games, wins, mean rank, mean score, faults."""
+    """Per bot over these games: seats, wins, mean rank, mean score, faults, all counted per
+    seat (a bot in two seats of a game plays two seat-games)."""
     stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for record in records:
         if record.status != "complete":
@@ -170,7 +167,7 @@ def summary_table(records: list[GameRecord]) -> Table:
             row["faults"] += seat.fault != "ok"
     summary = table(
         f"This run: {len(records)} game(s)",
-        ["bot", "seats", "wins", "win %", "mean rank", "mean score", "faults"],
+        ["bot", "seats", "seat wins", "win%/seat", "mean rank", "mean score", "faults"],
         keep="bot",
         keep_width=max((len(visible(label)) for label in stats), default=3),
     )

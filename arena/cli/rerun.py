@@ -18,6 +18,7 @@ from arena.cli.common import (
     fail,
     open_db,
     resolve_bots,
+    store_fail,
 )
 from arena.containment.limits import Limits
 from arena.manifest import BotManifest
@@ -36,6 +37,7 @@ def rerun(
         typer.Option(
             "--bot",
             "-b",
+            metavar="DIR",
             help="The bot of each seat, in seat order (default: where the database first saw "
             "each one). Each must be the very version that played: its files are checked.",
         ),
@@ -54,7 +56,7 @@ def rerun(
         with open_db(db, create=False) as store:
             record = store.load_game(game_id)
     except StoreError as exc:
-        fail(str(exc))
+        store_fail(exc)
     bots = _the_bots_that_played(record, bot)
     out = console()
     sandbox = contain_bots(unsandboxed, out)

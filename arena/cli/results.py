@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.cli.common import DEFAULT_DB, DbOption, compact, console, fail, open_db, table
+from arena.cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    compact,
+    console,
+    known_title,
+    open_db,
+    store_fail,
+    table,
+)
 from arena.printable import cell, shown, visible
 from arena.store import Store, StoreError
 
@@ -16,7 +25,7 @@ from arena.store import Store, StoreError
 def ratings(
     game_title: Annotated[
         str | None,
-        typer.Argument(metavar="[GAME]", help="The game title (default: every title recorded)."),
+        typer.Argument(metavar="GAME", help="The game title (default: every title recorded)."),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
     recompute: Annotated[
@@ -32,30 +41,35 @@ def ratings(
 
     Example: arena ratings corruption --db arena.db
     """
+    if game_title is not None:
+        known_title(game_title)
     out = console()
     try:
         with open_db(db, create=False) as store:
             if recompute:
                 replayed = store.recompute_ratings(game_title)
                 out.print(f"Recomputed the ratings from {replayed} recorded game(s).")
-            titles = [game_title] if game_title else store.titles()
+            recorded = store.titles()
+            titles = [game_title] if game_title in recorded else [] if game_title else recorded
             if not titles:
+                # a title arena knows but nobody has played yet: empty, like an empty database
                 out.print(
-                    f"No games recorded in {shown(db)} yet. "
-                    f"Play some: arena play corruption --bot ... --db {shown(db)}"
+                    f"No {game_title + ' ' if game_title else ''}games recorded in {shown(db)} yet. Play some: "
+                    f"arena play {game_title or 'corruption'} --bot ... --db {shown(db)}"
                 )
                 return
             for title in titles:
                 out.print(leaderboard_table(store, title))
     except StoreError as exc:
-        fail(str(exc))
+        store_fail(exc)
 
 
 def leaderboard_table(store: Store, title: str) -> Table:
     rows = store.leaderboard(title)
     board = table(
-        f"{title} leaderboard: TrueSkill, best first by μ-3σ; score = mean score",
-        ["bot", "games", "μ-3σ", "μ", "σ", "wins", "win%", "score", "faults"],
+        f"{title} leaderboard: TrueSkill, best first by μ-3σ; wins counted per seat; "
+        "score = mean score",
+        ["bot", "games", "seats", "μ-3σ", "μ", "σ", "seat wins", "win%/seat", "score", "faults"],
         keep="bot",
         keep_width=max((len(visible(row.label)) for row in rows), default=3),
     )
@@ -63,11 +77,12 @@ def leaderboard_table(store: Store, title: str) -> Table:
         board.add_row(
             cell(row.label),
             str(row.games),
+            str(row.seats),
             f"{row.conservative:.2f}",
             f"{row.mu:.2f}",
             f"{row.sigma:.2f}",
             str(row.wins),
-            f"{100 * row.wins / row.games:.0f}%" if row.games else "-",
+            f"{100 * row.wins / row.seats:.0f}%" if row.seats else "-",
             compact(row.mean_score) if row.mean_score is not None else "-",
             str(row.faults),
         )
@@ -76,14 +91,20 @@ def leaderboard_table(store: Store, title: str) -> Table:
 
 def games(
     game_title: Annotated[
-        str | None, typer.Option("--game", "-g", help="Only this game title.")
+        str | None, typer.Option("--game", "-g", metavar="GAME", help="Only this game title.")
     ] = None,
     bot: Annotated[
         str | None,
-        typer.Option("--bot", "-b", help="Only games with this bot (name or name@version)."),
+        typer.Option(
+            "--bot",
+            "-b",
+            metavar="NAME",
+            help="Only games with this bot (name or name@version).",
+        ),
     ] = None,
     limit: Annotated[
-        int, typer.Option("--limit", "-n", min=1, help="At most this many, newest first.")
+        int,
+        typer.Option("--limit", "-n", min=1, metavar="N", help="At most this many, newest first."),
     ] = 20,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
@@ -91,11 +112,13 @@ def games(
 
     Example: arena games --game corruption --bot corruption-greedy --limit 10
     """
+    if game_title is not None:
+        known_title(game_title)
     try:
         with open_db(db, create=False) as store:
             found = store.list_games(title=game_title, bot=bot, limit=limit)
     except StoreError as exc:
-        fail(str(exc))
+        store_fail(exc)
     out = console()
     if not found:
         out.print("No recorded game matches.")

@@ -9,7 +9,15 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from arena.cli.common import DEFAULT_DB, EXIT_USAGE, DbOption, console, fail, open_db
+from arena.cli.common import (
+    DEFAULT_DB,
+    EXIT_USAGE,
+    DbOption,
+    console,
+    fail,
+    open_db,
+    store_fail,
+)
 from arena.games import get_game
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord
@@ -23,7 +31,9 @@ def show(
     ],
     seat: Annotated[
         int | None,
-        typer.Option("--seat", "-s", help="Show exactly what this seat (0-based) was told."),
+        typer.Option(
+            "--seat", "-s", metavar="N", help="Show exactly what this seat (0-based) was told."
+        ),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
@@ -35,7 +45,7 @@ def show(
         with open_db(db, create=False) as store:
             record = store.load_game(game_id)
     except StoreError as exc:
-        fail(str(exc))
+        store_fail(exc)
     if seat is not None and not 0 <= seat < record.players:
         fail(f"this game has seats 0 to {record.players - 1}", EXIT_USAGE)
     out = console()

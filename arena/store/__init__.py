@@ -12,6 +12,7 @@ from arena.store.db import (
     GameNotFound,
     ReadOnlyDatabase,
     StoreError,
+    UnknownName,
 )
 from arena.store.games import GameSummary, SeatSummary
 from arena.store.queries import LeaderboardRow
@@ -27,5 +28,6 @@ __all__ = [
     "SeatSummary",
     "Store",
     "StoreError",
+    "UnknownName",
     "open_store",
 ]

@@ -26,7 +26,12 @@ class DuplicateGame(StoreError):
     """A game with this id is already stored (nothing was changed)."""
 
 
-class GameNotFound(StoreError):
+class UnknownName(StoreError):
+    """A name the user gave (a bot, a game id) matches nothing stored: a usage mistake, which
+    the command line reports like an unknown option (exit 2), not like a database failure."""
+
+
+class GameNotFound(UnknownName):
     """No stored game matches an id or prefix, or a prefix matches several."""
 
 

@@ -12,8 +12,14 @@ import trueskill
 from sqlite_utils import Database
 
 from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
-from arena.store.db import DuplicateGame, GameNotFound, StoreError, write_transaction
+from arena.store.db import (
+    DuplicateGame,
+    GameNotFound,
+    UnknownName,
+    write_transaction,
+)
 from arena.store.rating_updates import rate_game
+from arena.suggest import did_you_mean
 
 STATUSES = ("complete", "aborted")
 _INT64 = range(-(2**63), 2**63)
@@ -173,7 +179,7 @@ def list_games(
 ) -> list[GameSummary]:
     """Stored games, newest first; ``bot`` is a name (any version) or name@version.
 
-    Raises StoreError if ``bot`` names no stored bot (a typo would otherwise look like "no
+    Raises UnknownName if ``bot`` names no stored bot (a typo would otherwise look like "no
     games").
     """
     if limit is not None and limit < 0:
@@ -241,7 +247,10 @@ def _check_bot_exists(db: Database, bot: str) -> None:
         }
     )
     known = ", ".join(labels[:10]) + (", ..." if len(labels) > 10 else "") or "none yet"
-    raise StoreError(f"no bot {bot!r} in the database (bots: {known}); give name or name@version")
+    hint = did_you_mean(bot, labels + [label.split("@")[0] for label in labels])
+    raise UnknownName(
+        f"no bot {bot!r} in the database; {hint}bots: {known} (give name or name@version)"
+    )
 
 
 def _bot_id(db: Database, bot: BotIdentity, now: str) -> int:

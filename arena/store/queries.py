@@ -26,8 +26,12 @@ class LeaderboardRow:
     sigma: float
     conservative: float
     """mu - 3 sigma: what the table is ordered by."""
+    seats: int
+    """Seats it played in complete games (a bot in two seats of a game counts two)."""
     wins: int
-    """Complete games in which one of its seats ranked 1 (a shared first place counts)."""
+    """Seats that ranked 1 in complete games (a shared first place counts): counted per seat,
+    like ``seats``, so wins <= seats and wins / seats is a win rate even when a bot sits
+    twice at a table (per game, a bot in two seats of three would win far more often)."""
     mean_score: float | None
     """Mean score over its seats in complete games."""
     faults: int
@@ -57,7 +61,7 @@ def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
         """
         WITH per_game AS (            -- one row per (bot, game), whatever its number of seats
             SELECT s.bot_id, g.status,
-                   min(s.rank) AS best_rank,
+                   sum(s.rank = 1) AS first_seats,
                    sum(s.score) AS score_sum,
                    count(*) AS seat_count,
                    max(s.fault <> 'ok') AS faulted
@@ -68,7 +72,8 @@ def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
         per_bot AS (
             SELECT bot_id,
                    sum(status = 'complete') AS games,
-                   sum(status = 'complete' AND best_rank = 1) AS wins,
+                   sum(CASE WHEN status = 'complete' THEN seat_count END) AS seats,
+                   sum(CASE WHEN status = 'complete' THEN first_seats END) AS wins,
                    sum(CASE WHEN status = 'complete' THEN score_sum END)
                        / sum(CASE WHEN status = 'complete' THEN seat_count END) AS mean_score,
                    sum(status = 'complete' AND faulted) AS faults,
@@ -76,7 +81,8 @@ def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
             FROM per_game GROUP BY bot_id
         )
         SELECT b.id AS bot_id, b.name, b.version, b.digest, r.mu, r.sigma,
-               coalesce(p.games, 0) AS games, coalesce(p.wins, 0) AS wins, p.mean_score,
+               coalesce(p.games, 0) AS games, coalesce(p.seats, 0) AS seats,
+               coalesce(p.wins, 0) AS wins, p.mean_score,
                coalesce(p.faults, 0) AS faults, coalesce(p.aborted, 0) AS aborted
         FROM ratings r
         JOIN bots b ON b.id = r.bot_id
@@ -93,6 +99,7 @@ def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
             version=row["version"],
             digest=row["digest"],
             games=row["games"],
+            seats=row["seats"],
             mu=row["mu"],
             sigma=row["sigma"],
             conservative=conservative(row["mu"], row["sigma"]),

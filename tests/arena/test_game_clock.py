@@ -222,5 +222,5 @@ def test_regress_takes_game_ms(monkeypatch, tmp_path):
         ["regress", "--game", "corruption", "--candidate", random_bot, "--baseline", random_bot]
         + ["--field", random_bot, "--field", random_bot, "--game-ms", "1234"],
     )
-    assert result.exit_code == 2, result.output  # "interrupted before a verdict"
+    assert result.exit_code == 130, result.output  # "interrupted before a verdict"
     assert seen and seen[0].game_s == 1.234

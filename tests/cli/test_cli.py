@@ -68,6 +68,7 @@ def test_play_records_every_game_and_prints_a_line_each_and_a_summary(played):
     db, result = played
     assert len(re.findall(r"^\d/3 [0-9a-f]{8} ", result.output, re.M)) == 3, result.output
     assert "This run: 3 game(s)" in result.output
+    assert "seat wins" in result.output and "win%/seat" in result.output
     assert "corruption-greedy@1.0" in result.output and "random@1.0" in result.output
     assert "base seed 5" in result.output
     with open_store(db, create=False) as store:
@@ -102,6 +103,13 @@ def test_ratings_shows_the_leaderboard_and_recompute_agrees(played, run):
     assert before.exit_code == 0
     assert "corruption leaderboard" in before.output
     assert "corruption-greedy@1.0" in before.output and "μ-3σ" in before.output
+    # random sat in two of the three seats of each game: wins are per seat, out of its seats
+    assert "seat wins" in before.output and "win%/seat" in before.output
+    rows = [line.split() for line in before.output.splitlines()]
+    (row,) = [cells for cells in rows if cells and cells[0].startswith("random@")]
+    games, seats, wins = int(row[1]), int(row[2]), int(row[6])
+    assert (games, seats) == (3, 6) and wins <= seats
+    assert row[7] == f"{100 * wins / seats:.0f}%"
     after = run("ratings", "corruption", "--db", str(db), "--recompute")
     assert after.exit_code == 0
     assert "Recomputed the ratings from 3 recorded game(s)" in after.output
@@ -115,9 +123,10 @@ def test_games_lists_and_filters(played, run):
     listing = run("games", "--db", str(db), "--bot", "corruption-greedy")
     assert listing.exit_code == 0
     assert "3 game(s), newest first" in listing.output
-    unknown = run("games", "--db", str(db), "--bot", "nobody")
-    assert unknown.exit_code == 1
-    assert "nobody" in unknown.output
+    unknown = run("games", "--db", str(db), "--bot", "corruption-gredy")
+    assert unknown.exit_code == 2, "a bot name that matches nothing is a usage mistake"
+    assert "no bot 'corruption-gredy'" in unknown.output
+    assert "did you mean 'corruption-greedy'?" in unknown.output
 
 
 def test_show_replays_from_the_table_and_from_one_seat(played, run):
@@ -256,3 +265,16 @@ def test_paranoia_plays_shows_rates_and_checks_end_to_end(run, tmp_path):
     )
     assert checked.exit_code == 0, checked.output
     assert "PASS" in checked.output
+
+
+def test_output_that_is_not_a_terminal_is_never_wrapped(run, tmp_path, monkeypatch):
+    """A pipe or a CI log is read with grep: a long line stays one line (rich would assume
+    80 columns and break it mid-sentence)."""
+    monkeypatch.delenv("COLUMNS")
+    db = tmp_path / ("a-folder-with-a-long-name-" * 3) / "arena.db"
+    db.parent.mkdir()
+    open_store(db, create=True).close()
+    result = run("ratings", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    (line,) = result.output.splitlines()
+    assert len(line) > 2 * 80 and line.endswith(f"--db {db}")

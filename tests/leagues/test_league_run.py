@@ -239,6 +239,7 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
     text = output.decode()
     assert proc.returncode == 130, text
     assert "Stopped:" in text and "run the same command again" in text
+    assert not list(tmp_path.glob("*.lock")), "Ctrl-C leaves no lock file beside the database"
     assert bot_processes(tmp_path) == []
     with open_store(db, create=False) as store:
         done = len(LeagueStore(store).done(LeagueStore(store).find("test-league").id))
@@ -260,6 +261,7 @@ def test_a_second_runner_on_the_same_league_and_database_is_refused(cli, tmp_pat
     assert refused.exit_code == 1
     assert "already being run" in refused.output and "resumes the league" in refused.output
     assert cli("league", "run", league, "--db", db).exit_code == 0, "free again once released"
+    assert not list(tmp_path.glob("*.lock")), "a finished run leaves no lock file"
 
 
 def test_a_bot_that_keeps_faulting_is_struck_out_and_no_longer_scheduled(tmp_path, make_bot, cli):

@@ -122,3 +122,31 @@ def test_a_forked_child_leaving_the_with_block_closes_nothing_of_its_own(tmp_pat
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     with league_lock(db, "L"):
         pass
+
+
+def test_the_lock_file_is_removed_when_released_even_by_an_error(tmp_path):
+    db = tmp_path / "arena.db"
+    with league_lock(db, "L"):
+        assert lock_path(db, "L").exists()
+    assert not lock_path(db, "L").exists()
+    with pytest.raises(KeyboardInterrupt), league_lock(db, "L"):
+        raise KeyboardInterrupt  # Ctrl-C
+    assert list(tmp_path.iterdir()) == [], "nothing left beside the database"
+
+
+def test_a_lock_file_removed_under_a_taker_does_not_make_two_holders(tmp_path, monkeypatch):
+    """B opens the lock file just before its holder A finishes and removes it; C then takes a
+    new lock file under the same name. B can lock its nameless old file, and must not take
+    that for the lock: it tries again, finds C's, and is refused."""
+    db = tmp_path / "arena.db"
+    path = lock_path(db, "L")
+    with league_lock(db, "L"):  # A
+        stale = os.open(path, os.O_RDWR)  # B, a moment before A removes the file
+    with league_lock(db, "L"):  # C
+        real_open = os.open
+        opened = iter([stale])
+        monkeypatch.setattr(os, "open", lambda *args: next(opened, None) or real_open(*args))
+        with pytest.raises(LeagueBusy), league_lock(db, "L"):  # B goes on
+            pytest.fail("B holds the lock while C does")
+        monkeypatch.undo()
+        assert next(opened, None) is None, "B did lock its stale file first"

@@ -131,7 +131,11 @@ def test_a_failing_decide_answers_the_default_action_and_logs_why(capsys, decide
         {"type": "action", "id": 3, "action": {"n": 2}},
         {"type": "action", "id": 4, "action": "z"},
     ]
-    assert "decide failed on request 3" in capsys.readouterr().err
+    err = capsys.readouterr().err.splitlines()
+    marked = [line for line in err if line.startswith(sdk.DECIDE_RAISED)]
+    assert len(marked) == 2, err  # one line per failed decision, for `arena check`
+    assert "(request 3;" in marked[0] and "default action" in marked[0]
+    assert "Error" in marked[0], "it names the exception"
 
 
 def test_hooks_see_game_start_events_and_game_over_and_a_failing_hook_is_survived(capsys):

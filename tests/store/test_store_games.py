@@ -7,7 +7,14 @@ import sqlite_utils.db
 
 from arena.faults import Fault
 from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
-from arena.store import DuplicateGame, GameNotFound, Store, StoreError, open_store, rating_updates
+from arena.store import (
+    DuplicateGame,
+    GameNotFound,
+    Store,
+    UnknownName,
+    open_store,
+    rating_updates,
+)
 
 
 def rich_record(bots) -> GameRecord:
@@ -232,7 +239,8 @@ def test_list_games_filters_and_order(store: Store, make_game, bots) -> None:
     assert ids(limit=2) == ["g4", "g3"]
     assert ids(limit=None) == ["g4", "g3", "g2", "g1"]
     with pytest.raises(
-        StoreError, match=r"no bot 'alpah' in the database \(bots: alpha@1.0, alpha@2.0"
+        UnknownName,
+        match=r"no bot 'alpah' in the database; did you mean 'alpha'\? bots: alpha@1.0, alpha@2.0",
     ):
         store.list_games(bot="alpah")
     with pytest.raises(ValueError, match="status must be one of"):

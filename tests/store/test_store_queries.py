@@ -34,6 +34,17 @@ def test_leaderboard_orders_by_conservative_rating(store: Store, make_game, bots
     assert beta.games == 5 and beta.wins == 0
 
 
+def test_leaderboard_wins_are_counted_per_seat(store: Store, make_game, bots) -> None:
+    """A bot in two seats of a game can win twice (a shared first place) and lose once: wins
+    and seats count seats, so wins never exceed seats and wins / seats is a win rate."""
+    store.save_game(make_game("g1", [(bots.beta, 1), (bots.beta, 1), (bots.alpha, 3)]))
+    store.save_game(make_game("g2", [(bots.beta, 1), (bots.beta, 3), (bots.alpha, 2)]))
+    by_name = {row.name: row for row in store.leaderboard("corruption")}
+    beta, alpha = by_name["beta"], by_name["alpha"]
+    assert (beta.games, beta.seats, beta.wins) == (2, 4, 3)
+    assert (alpha.games, alpha.seats, alpha.wins) == (2, 2, 0)
+
+
 def test_leaderboard_fields(store: Store, make_game, bots) -> None:
     store.save_game(make_game("g1", [(bots.alpha, 1), (bots.beta, 2)], scores=[10, 4]))
     store.save_game(  # a shared first place counts as a win for both
@@ -54,9 +65,9 @@ def test_leaderboard_fields(store: Store, make_game, bots) -> None:
     by_name = {row.name: row for row in store.leaderboard("corruption")}
     alpha, beta = by_name["alpha"], by_name["beta"]
     assert (alpha.version, alpha.digest) == ("1.0", "a1a1")
-    assert (alpha.games, alpha.wins, alpha.faults, alpha.aborted) == (3, 2, 0, 1)
+    assert (alpha.games, alpha.seats, alpha.wins, alpha.faults, alpha.aborted) == (3, 3, 2, 0, 1)
     assert alpha.mean_score == pytest.approx((10 + 6 + 5) / 3)
-    assert (beta.games, beta.wins, beta.faults, beta.aborted) == (3, 2, 2, 1)
+    assert (beta.games, beta.seats, beta.wins, beta.faults, beta.aborted) == (3, 4, 2, 2, 1)
     assert beta.mean_score == pytest.approx((4 + 6 + 9 + 1) / 4)
     rated = {
         row[0]: row[1:]
