@@ -111,6 +111,7 @@ def regress(
         Path | None,
         typer.Option(
             "--db",
+            metavar="FILE",
             help="Record every game played in this SQLite file (created if new), to look at "
             "the games behind a verdict with `arena games` and `arena show` (default: record "
             "nothing).",

@@ -177,6 +177,7 @@ SeedKeyOption = Annotated[
     str | None,
     typer.Option(
         "--seed-key",
+        metavar="KEY",
         envvar=SEED_KEY_ENV,
         show_envvar=True,
         help="A secret of at least 16 characters to derive deals and bots' seeds from, instead "

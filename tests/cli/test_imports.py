@@ -20,6 +20,7 @@ CLI_MODULES = [
     "arena.cli.results",
     "arena.cli.show",
     "arena.cli.rerun",
+    "arena.cli.usage",
     "arena.cli.app",
     "leagues.cli",
     "leagues.regress_cli",

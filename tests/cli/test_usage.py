@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RANDOM = str(ROOT / "bots" / "random")
 LEAGUE = str(ROOT / "leagues" / "examples" / "corruption-round-robin.toml")
 REGRESS = ["regress", "--game", "corruption", "--candidate", RANDOM, "--baseline", RANDOM]
-COMMANDS = ["play", "ratings", "games", "show", "check", "regress", "league run",
+COMMANDS = ["play", "ratings", "games", "show", "rerun", "check", "regress", "league run",
             "league standings"]  # fmt: skip
 
 
@@ -37,9 +37,10 @@ def run(monkeypatch):
         (["ratings", "corruption", "extra"], "unexpected extra argument"),
         (["games", "--limit", "many"], "--limit"),
         (["show"], "Missing argument 'GAME_ID'"),
+        (["rerun"], "Missing argument 'GAME_ID'"),
         (["show", "abc", "--seat", "x"], "--seat"),
         (["check", RANDOM, "--decision-ms", "-5"], "--decision-ms"),
-        (["check"], "Missing argument 'BOT_DIR'"),
+        (["check"], "Missing argument 'BOT'"),
         ([*REGRESS], "Missing option '--field'"),
         ([*REGRESS, "--field", RANDOM, "--games", "2"], "--games"),
         (["league", "run"], "Missing argument 'FILE'"),
