@@ -9,13 +9,14 @@ the file, the line and the fix, so the checks stay hand-written, on these shared
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from arena.suggest import closest
 
 
 class ConfigFileError(ValueError):
@@ -34,12 +35,6 @@ class ConfigFileError(ValueError):
         super().__init__(problem if where is None else f"{where}: {problem}")
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    """The choice closest to a mistyped word, if one is close enough to suggest."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
 def unknown_key(
     key: str, known: Iterable[str], where: str = "", *, at_top: bool | None = None
 ) -> str:
@@ -47,7 +42,7 @@ def unknown_key(
     "bank_ms"?``, else the list of allowed keys. ``where``: the table, e.g. ``"[time] "``;
     ``at_top``: whether the key is at the file's top level (default: when ``where`` is empty)."""
     known = list(known)
-    close = did_you_mean(key, known)
+    close = closest(key, known)
     top = not where if at_top is None else at_top
     fix = (
         f'did you mean "{close}"?'

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.bundled import locate_bot
-from arena.configfile import did_you_mean, read_toml, toml_kind, toml_repr, unknown_key
+from arena.configfile import read_toml, toml_kind, toml_repr, unknown_key
 from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.referee import FaultPolicy, TimeControl
+from arena.suggest import closest
 from leagues.spec_types import Entrant, LeagueFileError, LeagueFormat, LeagueSpec
 
 TOP_KEYS = (
@@ -183,7 +184,7 @@ class LeagueChecks:
         known = titles()
         title = self.text_value("game", example=f'game = "{known[0]}"')
         if title not in known:
-            close = did_you_mean(title, known)
+            close = closest(title, known)
             hint = f'did you mean "{close}"? ' if close else ""
             raise self.fail(
                 f'game = "{title}" is not a game this arena knows; {hint}known games: '
@@ -196,7 +197,7 @@ class LeagueChecks:
         value = self.data.get("format", LeagueFormat.ROUND_ROBIN.value)
         choices = [f.value for f in LeagueFormat]
         if not isinstance(value, str) or value not in choices:
-            close = did_you_mean(str(value), choices)
+            close = closest(str(value), choices)
             hint = f' (did you mean "{close}"?)' if close else ""
             raise self.fail(
                 f"format = {toml_repr(value)} is not a league format{hint}; use "
@@ -279,7 +280,7 @@ class LeagueChecks:
         line = self.lines.element(key, written) if isinstance(written, str) else None
         for name in item:
             if name not in ENTRY_KEYS:
-                close = did_you_mean(name, ENTRY_KEYS)
+                close = closest(name, ENTRY_KEYS)
                 fix = f'did you mean "{close}"?' if close else "use path and copies"
                 raise self.fail(f'unknown key "{name}" in a {key} entry; {fix}', key, line=line)
         if not isinstance(written, str):
