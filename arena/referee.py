@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from arena.faults import BotError, BotGameTime, BotProtocolError, Fault
 from arena.games.base import Event, Game, IllegalAction
-from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
+from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from protocol import codec, legal, messages
 
 
@@ -378,17 +378,17 @@ class _Game:
             scores = list(outcome.scores)
             ranks = _faulted_last(list(outcome.ranks), [f is not None for f in self.faults])
             detail = outcome.detail
-            status, termination = "complete", "normal"
+            status, termination = GameStatus.COMPLETE, "normal"
         else:
             scores, ranks, detail = [0.0] * n, [0] * n, {}
-            status, termination = "aborted", self.aborted
+            status, termination = GameStatus.ABORTED, self.aborted
         for seat in self._live_seats():
             self._send(
                 seat,
                 messages.game_over(
                     self.game_id,
                     status,
-                    None if status == "complete" else (self.aborted_told or termination),
+                    None if status == GameStatus.COMPLETE else (self.aborted_told or termination),
                     scores,
                     ranks,
                 ),
@@ -404,7 +404,7 @@ class _Game:
                 bot=self.entrants[seat].identity,
                 score=scores[seat],
                 rank=ranks[seat],
-                fault=str(fault.fault) if fault else str(Fault.OK),
+                fault=fault.fault if fault else Fault.OK,
                 fault_reason=fault.reason if fault else None,
                 time_ms=round(self.time_used[seat] * 1000, 3),
                 decisions=self.answered[seat],

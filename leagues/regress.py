@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.containment.limits import DEFAULT_LIMITS, Limits
+from arena.faults import Fault
 from arena.games.base import Game
 from arena.manifest import BotManifest
 from arena.record import GameRecord
@@ -76,8 +77,8 @@ class PairResult:
     baseline_rank: int
     difference: float
     """s(candidate) − s(baseline), s = (N − rank) / (N − 1)."""
-    candidate_fault: str
-    baseline_fault: str
+    candidate_fault: Fault
+    baseline_fault: Fault
 
 
 @dataclass

@@ -22,6 +22,7 @@ from arena.cli.common import (
     resolve_options,
 )
 from arena.containment.limits import Limits
+from arena.faults import Fault
 from arena.printable import shown
 from arena.referee import TimeControl
 from leagues.regress import PairResult, RegressPlan, run_regress
@@ -146,7 +147,7 @@ def regress(
         fail("interrupted before a verdict", EXIT_USAGE)
     result = run.result
     out.print(f"[{VERDICT_STYLE[result.verdict]}]{summary_line(result)}[/]")
-    faults = sum(p.candidate_fault != "ok" for p in run.pairs)
+    faults = sum(p.candidate_fault != Fault.OK for p in run.pairs)
     if faults:
         out.print(
             f"[red]the candidate faulted in {faults} game(s): run `arena check "

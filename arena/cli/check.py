@@ -25,6 +25,7 @@ from arena.cli.common import (
     resolve_game,
 )
 from arena.containment.limits import Limits
+from arena.faults import Fault
 from arena.printable import cell, shown
 from arena.referee import TimeControl
 
@@ -89,7 +90,7 @@ def check(
         mine = record.seats[seat]
         verdict = (
             "[green]ok[/]"
-            if mine.fault == "ok"
+            if mine.fault == Fault.OK
             else f"[red]{shown(mine.fault)}[/]: {shown(mine.fault_reason)}"
         )
         variants = shown(", ".join(record.options.get("variants", [])) or "standard")

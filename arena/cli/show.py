@@ -10,9 +10,10 @@ import typer
 from rich.table import Table
 
 from arena.cli.common import DEFAULT_DB, EXIT_USAGE, DbOption, console, fail, open_db
+from arena.faults import Fault
 from arena.games import get_game
 from arena.printable import cell, shown, visible
-from arena.record import GameRecord
+from arena.record import GameRecord, GameStatus
 from arena.replay import ReplayError, replay, seat_events
 from arena.store import StoreError
 
@@ -74,12 +75,14 @@ def header(record: GameRecord, seat: int | None) -> str:
 
 def results_table(record: GameRecord) -> Table:
     table = Table(
-        title="Result" if record.status == "complete" else cell(f"Aborted: {record.termination}")
+        title="Result"
+        if record.status == GameStatus.COMPLETE
+        else cell(f"Aborted: {record.termination}")
     )
     for column in ("seat", "bot", "rank", "score", "decisions", "time (ms)", "fault"):
         table.add_column(column, justify="left" if column in ("bot", "fault") else "right")
     for s in record.seats:
-        fault = s.fault if s.fault == "ok" else f"{s.fault}: {s.fault_reason}"
+        fault = s.fault if s.fault == Fault.OK else f"{s.fault}: {s.fault_reason}"
         table.add_row(
             str(s.seat),
             cell(s.bot.label),

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from arena.faults import Fault
 from arena.store.db import StoreError, write_transaction
 
 
@@ -96,14 +97,14 @@ def league_seats(db: Database, league_id: int) -> Iterator[dict[str, Any]]:
     )
 
 
-def seat_faults(db: Database, league_id: int) -> Iterator[tuple[int, int, str]]:
+def seat_faults(db: Database, league_id: int) -> Iterator[tuple[int, int, Fault]]:
     """(task index, seat, fault) for every seat of the league's stored games."""
     for row in db.execute(
         "SELECT lg.task, s.seat, s.fault FROM league_games lg JOIN seats s ON s.game_id = "
         "lg.game_id WHERE lg.league_id = ?",
         [league_id],
     ):
-        yield row[0], row[1], row[2]
+        yield row[0], row[1], Fault(row[2])
 
 
 def disqualify(

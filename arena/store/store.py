@@ -11,7 +11,8 @@ import trueskill
 from sqlite_utils import Database
 
 from arena import ratings
-from arena.record import GameRecord
+from arena.faults import Fault
+from arena.record import GameRecord, GameStatus
 from arena.seeds import derive_deal_key
 from arena.store import games, leagues, migrations, queries, rating_updates
 from arena.store.db import (
@@ -112,7 +113,7 @@ class Store:
         with translate_errors(self.path):
             return leagues.done_tasks(self.db, league_id)
 
-    def league_seat_faults(self, league_id: int) -> list[tuple[int, int, str]]:
+    def league_seat_faults(self, league_id: int) -> list[tuple[int, int, Fault]]:
         """(task index, seat, fault) for every seat of the league's stored games."""
         with translate_errors(self.path):
             return list(leagues.seat_faults(self.db, league_id))
@@ -174,7 +175,7 @@ class Store:
         *,
         title: str | None = None,
         bot: str | None = None,
-        status: str | None = None,
+        status: GameStatus | None = None,
         limit: int | None = 50,
     ) -> list[GameSummary]:
         """Stored games, newest first, filtered by title, bot (name or name@version), status."""
