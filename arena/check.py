@@ -126,7 +126,7 @@ def run_check(
             game_id = new_game_id()
             record = play_game(
                 game,
-                lineup.entrants(order, game_id),
+                lineup.seated(order, game_id),
                 seed=deal_seed(deal_key, seed, index),
                 options={"variants": variant_sets[index % len(variant_sets)]},
                 time_control=time_control,

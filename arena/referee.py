@@ -72,7 +72,7 @@ class Transport(Protocol):
 
 
 @dataclass
-class Entrant:
+class SeatedBot:
     """Who sits in a seat for one game."""
 
     identity: BotIdentity
@@ -98,7 +98,7 @@ def new_game_id() -> str:
 
 def play_game(
     game: Game,
-    entrants: list[Entrant],
+    seated: list[SeatedBot],
     *,
     seed: int,
     options: dict[str, Any],
@@ -113,7 +113,7 @@ def play_game(
     make a rerun send the same seeds. Default: a fresh random key.
     """
     key = bot_seed_key if bot_seed_key is not None else os.urandom(32)
-    return _Game(game, entrants, seed, options, time_control, fault_policy, game_id, key).run()
+    return _Game(game, seated, seed, options, time_control, fault_policy, game_id, key).run()
 
 
 class _Game:
@@ -122,7 +122,7 @@ class _Game:
     def __init__(
         self,
         game: Game,
-        entrants: list[Entrant],
+        seated: list[SeatedBot],
         seed: int,
         options: dict[str, Any],
         time_control: TimeControl,
@@ -131,18 +131,18 @@ class _Game:
         bot_seed_key: bytes,
     ) -> None:
         self.game = game
-        self.entrants = entrants
+        self.seated = seated
         self.seed = seed
         self.options = game.normalize_options(options)
         self.clock = time_control
         self.policy = fault_policy
         self.game_id = game_id or new_game_id()
-        n = len(entrants)
+        n = len(seated)
         if not game.min_players <= n <= game.max_players:
             raise ValueError(
                 f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}"
             )
-        self.faults: list[BotError | None] = [e.start_error for e in entrants]
+        self.faults: list[BotError | None] = [e.start_error for e in seated]
         self.bank = [time_control.bank_s] * n
         self.time_used = [0.0] * n
         self.waited = [0.0] * n
@@ -165,8 +165,8 @@ class _Game:
     def run(self) -> GameRecord:
         started_at = _now()
         self.started = _clock()
-        cpu_before = [self._cpu(seat) for seat in range(len(self.entrants))]
-        state, events = self.game.start(len(self.entrants), self.seed, self.options)
+        cpu_before = [self._cpu(seat) for seat in range(len(self.seated))]
+        state, events = self.game.start(len(self.seated), self.seed, self.options)
         for seat in self._live_seats():
             self._send(
                 seat,
@@ -174,7 +174,7 @@ class _Game:
                     self.game_id,
                     self.game.title,
                     seat,
-                    len(self.entrants),
+                    len(self.seated),
                     self.bot_seeds[seat],
                     self.options,
                     {
@@ -212,7 +212,7 @@ class _Game:
         self, seat: int, kind: str, legal_desc: dict[str, Any], state: Any
     ) -> tuple[Any, float, bool]:
         """The action for this decision: the bot's, or the default if the seat has faulted."""
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         if self.faults[seat] is None and transport is not None:
             self._check_game_clock()
         if self.faults[seat] is None and transport is not None and self.aborted is None:
@@ -255,7 +255,7 @@ class _Game:
         live one the referee has waited on longest (the lowest seat on a tie).
         """
         wall = _clock() - self.started
-        gone = sum(self.waited[s] for s in range(len(self.entrants)) if self.faults[s] is not None)
+        gone = sum(self.waited[s] for s in range(len(self.seated)) if self.faults[s] is not None)
         limit = self.clock.game_s
         if wall - gone <= limit and wall <= 2 * limit:
             return
@@ -319,12 +319,12 @@ class _Game:
 
     def _fault(self, seat: int, error: BotError) -> None:
         self.faults[seat] = error
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         if transport is not None:
             self.cpu_at_fault[seat] = transport.cpu_seconds()
             transport.stop()
         if self.policy is FaultPolicy.ABORT:
-            who = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}"
+            who = f"seat {seat} ({self.seated[seat].identity.label}) faulted: {error.fault}"
             self.aborted = f"{who}: {error.reason}"
             self.aborted_told = who  # the reason quotes the faulted bot's output: not for others
 
@@ -339,12 +339,12 @@ class _Game:
     def _live_seats(self) -> list[int]:
         return [
             seat
-            for seat, entrant in enumerate(self.entrants)
-            if self.faults[seat] is None and entrant.transport is not None
+            for seat, bot in enumerate(self.seated)
+            if self.faults[seat] is None and bot.transport is not None
         ]
 
     def _send(self, seat: int, message: dict[str, Any]) -> None:
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         assert transport is not None
         transport.send(message)
 
@@ -361,7 +361,7 @@ class _Game:
     # -- the end ----------------------------------------------------------------------------
 
     def _cpu(self, seat: int) -> float | None:
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         return transport.cpu_seconds() if transport is not None else None
 
     def _cpu_ms(self, seat: int, before: float | None) -> float | None:
@@ -372,7 +372,7 @@ class _Game:
         return round((after - before) * 1000, 1)
 
     def _finish(self, state: Any, started_at: str, cpu_before: list[float | None]) -> GameRecord:
-        n = len(self.entrants)
+        n = len(self.seated)
         if self.aborted is None:
             outcome = state.outcome()
             scores = list(outcome.scores)
@@ -393,7 +393,7 @@ class _Game:
                     ranks,
                 ),
             )
-            transport = self.entrants[seat].transport
+            transport = self.seated[seat].transport
             try:
                 transport.flush(self.clock.decision_s)  # type: ignore[union-attr]
             except BotError:
@@ -401,7 +401,7 @@ class _Game:
         seats = tuple(
             SeatRecord(
                 seat=seat,
-                bot=self.entrants[seat].identity,
+                bot=self.seated[seat].identity,
                 score=scores[seat],
                 rank=ranks[seat],
                 fault=fault.fault if fault else Fault.OK,
@@ -430,7 +430,7 @@ class _Game:
 
     def _sandboxed(self) -> bool | None:
         """Whether every bot process of the game ran sandboxed (None: no bot processes)."""
-        said = [getattr(e.transport, "sandboxed", None) for e in self.entrants if e.transport]
+        said = [getattr(e.transport, "sandboxed", None) for e in self.seated if e.transport]
         known = [value for value in said if value is not None]
         return all(known) if known else None
 

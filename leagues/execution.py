@@ -77,7 +77,7 @@ class TaskPlayer:
         game_id = self.plan.game_id(task)
         return play_game(
             self.game,
-            self.lineup.entrants(task.seating, game_id),
+            self.lineup.seated(task.seating, game_id),
             seed=task.seed,
             options=self.plan.options,
             time_control=self.plan.time_control,

@@ -22,7 +22,7 @@ def play(bots, tmp_path):
     with Lineup([load_bot(b) for b in bots], time_control=CLOCK, log_dir=tmp_path) as lineup:
         return play_game(
             GAME,
-            lineup.entrants(list(range(len(bots))), "g"),
+            lineup.seated(list(range(len(bots))), "g"),
             seed=1,
             options={"rounds": 2},
             time_control=CLOCK,
@@ -79,9 +79,9 @@ def test_a_bot_sees_none_of_the_referees_environment(make_bot, tmp_path, monkeyp
 def test_in_process_bots_report_no_cpu_of_their_own():
     from arena.inprocess import InProcessBot, random_decider
     from arena.record import BotIdentity
-    from arena.referee import Entrant
+    from arena.referee import SeatedBot
 
-    bots = [Entrant(BotIdentity("r", "", "-"), InProcessBot(random_decider(s))) for s in range(3)]
+    bots = [SeatedBot(BotIdentity("r", "", "-"), InProcessBot(random_decider(s))) for s in range(3)]
     record = play_game(GAME, bots, seed=1, options={})
     assert all(seat.cpu_ms is None for seat in record.seats)
 

@@ -22,7 +22,7 @@ from arena.games import get_game
 from arena.inprocess import InProcessBot
 from arena.manifest import load_bot
 from arena.record import BotIdentity
-from arena.referee import REFEREE_ERROR, Entrant, FaultPolicy, play_game
+from arena.referee import REFEREE_ERROR, FaultPolicy, SeatedBot, play_game
 from arena.store import Store, open_store
 from protocol import codec, legal, messages
 from tests import hostile
@@ -236,8 +236,8 @@ def _hostile_game(title: str, data: st.DataObject, seed: int, policy: FaultPolic
     def randomly(view: dict[str, Any], desc: dict[str, Any]) -> Any:
         return legal.random_action(desc, rng)
 
-    entrants = [Entrant(BotIdentity("hostile", "1", "h"), WireBot(answer))] + [
-        Entrant(BotIdentity(f"random{i}", "1", f"r{i}"), WireBot(randomly))
+    entrants = [SeatedBot(BotIdentity("hostile", "1", "h"), WireBot(answer))] + [
+        SeatedBot(BotIdentity(f"random{i}", "1", f"r{i}"), WireBot(randomly))
         for i in range(1, players)
     ]
     return play_game(game, entrants, seed=seed, options=options, fault_policy=policy)

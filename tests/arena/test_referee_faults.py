@@ -44,7 +44,7 @@ CASES = [
 def play(bots, policy=FaultPolicy.SUBSTITUTE, rounds=3, tmp_path=None):
     manifests = [load_bot(b) for b in bots]
     with Lineup(manifests, time_control=FAST, log_dir=tmp_path) as lineup:
-        entrants = lineup.entrants(list(range(len(bots))), "g1")
+        entrants = lineup.seated(list(range(len(bots))), "g1")
         record = play_game(
             GAME,
             entrants,

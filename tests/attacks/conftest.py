@@ -376,7 +376,7 @@ def play_match(
             if between is not None and index > 0:
                 between(index, lineup)
             game_id = f"g{index}"
-            entrants = lineup.entrants(list(range(len(bots))), game_id)
+            entrants = lineup.seated(list(range(len(bots))), game_id)
             for seat, process in enumerate(lineup.processes):
                 host[seat].look(process.pid)
             records.append(

@@ -13,7 +13,7 @@ from pathlib import Path
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 
 BOT = Path(__file__).resolve().parents[2] / "bots" / "corruption-greedy" / "bot.py"
 
@@ -32,7 +32,7 @@ def ranks_of_greedy(pattern: str, games: int) -> list[int]:
     for index in range(games):
         seats = pattern[index % len(pattern) :] + pattern[: index % len(pattern)]
         entrants = [
-            Entrant(
+            SeatedBot(
                 BotIdentity(kind, "", "-"),
                 InProcessBot(greedy.decide if kind == "g" else random_decider(index * 10 + seat)),
             )

@@ -16,7 +16,7 @@ from typing import Any
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 
 BOT = Path(__file__).resolve().parents[2] / "bots" / "paranoia-survivor" / "bot.py"
 
@@ -35,7 +35,7 @@ def test_survivor_beats_four_random_bots_clearly():
     for index in range(60):
         seat = index % 5
         entrants = [
-            Entrant(
+            SeatedBot(
                 BotIdentity("s" if s == seat else "r", "", "-"),
                 InProcessBot(decide if s == seat else random_decider(index * 10 + s)),
             )

@@ -16,7 +16,7 @@ from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.manifest import load_bot
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 from arena.seeds import deal_seed, derive_deal_key
 from leagues.regress import CANDIDATE, RegressPlan, pair_tasks, run_regress
 from leagues.sequential import Bounds, Verdict, paired_difference, run_sequential
@@ -176,7 +176,7 @@ def real_differences(candidate, baseline, pairs: int, seed: int) -> list[float]:
             bots[seat] = InProcessBot(decide(seed * 1000 + 2 * k + which))
             record = play_game(
                 game,
-                [Entrant(BotIdentity(str(i), "", "-"), b) for i, b in enumerate(bots)],
+                [SeatedBot(BotIdentity(str(i), "", "-"), b) for i, b in enumerate(bots)],
                 seed=seed * 100_003 + k,
                 options={},
                 bot_seed_key=b"k",

@@ -22,7 +22,7 @@ from arena.games.intrigue.options import parse_variants
 from arena.games.intrigue.scholars import START_CASH
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 from protocol import codec, legal
 
 
@@ -80,7 +80,7 @@ def play(
         bots.append(bot)
     record = play_game(
         TwinGame(rich=rich, bonus=bonus),
-        [Entrant(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
+        [SeatedBot(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
         seed=seed,
         options={"variants": variants},
         game_id="twin",
