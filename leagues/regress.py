@@ -41,7 +41,7 @@ from leagues.sequential import (
 from leagues.tasks import GameTask
 
 CANDIDATE, BASELINE = 0, 1
-"""Entrant indices of the two bots under comparison; the field's copies follow."""
+"""Indices into GamePlan.manifests of the two bots under comparison; the field's copies follow."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class RegressRun:
     elapsed_s: float
 
 
-def entrants(plan: RegressPlan) -> tuple[BotManifest, ...]:
+def seat_manifests(plan: RegressPlan) -> tuple[BotManifest, ...]:
     """Candidate, baseline, then players−1 copies of each field bot (a table may seat one
     field bot several times, and each seat needs its own process)."""
     copies = plan.players - 1
@@ -128,7 +128,7 @@ def run_regress(
     """Play pairs until the sequential test decides or max_pairs are played."""
     game_plan = GamePlan(
         title=plan.game.title,
-        entrants=entrants(plan),
+        manifests=seat_manifests(plan),
         options=plan.game.normalize_options(plan.options),
         time_control=plan.time_control,
         fault_policy=FaultPolicy.SUBSTITUTE,

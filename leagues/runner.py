@@ -78,7 +78,7 @@ def prepare_league(spec: LeagueSpec, store: Store, *, log_dir: Path | None) -> P
     done = store.league_done(league.id)
     plan = GamePlan(
         title=spec.game,
-        entrants=tuple(load_bot(entrant.path) for entrant in spec.entrants),
+        manifests=tuple(load_bot(entrant.path) for entrant in spec.entrants),
         options=spec.options,
         time_control=spec.time,
         fault_policy=spec.fault_policy,
