@@ -35,7 +35,8 @@ class FaultPolicy(StrEnum):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """The clock every seat plays under."""
+    """The clock every seat plays under, in seconds (a bot is sent it in milliseconds:
+    protocol.messages.TimeControlMs)."""
 
     decision_s: float = 1.0
     """Time allowed for each decision before the bank is drawn on."""
