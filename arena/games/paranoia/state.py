@@ -19,7 +19,7 @@ from arena.games.paranoia import view as _view
 from arena.games.paranoia.flow import Phase
 from arena.games.paranoia.plays import Play, TableCard
 from arena.games.paranoia.table import Clearances, Troubleshooter, action_deck, mission_deck
-from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Counter, Mission
+from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Mission, MissionCounter
 from protocol.legal import choice
 
 
@@ -54,7 +54,7 @@ class ParanoiaState:
         """Missions begun (1 during the first)."""
         self.mission: Mission | None = None
         """The mission being played."""
-        self.counters = dict.fromkeys(Counter, 0)
+        self.counters = dict.fromkeys(MissionCounter, 0)
         """The mission's counters."""
         self.secret_holder: int | None = None
         """The seat holding the mission's secret role, if it hands one out."""
