@@ -129,10 +129,10 @@ def test_save_is_atomic(
     before = table_rows(store)
     game = make_game("g1", [(bots.gamma, 1), (bots.alpha, 2)])
     inserted: list[str] = []
-    monkeypatch.setattr(
-        store.db, "_tracer", lambda sql, params: inserted.append(sql.split("(")[0].strip())
-    )
-    with monkeypatch.context() as patch:
+    with (
+        store.db.tracer(lambda sql, params: inserted.append(sql.split("(")[0].strip())),
+        monkeypatch.context() as patch,
+    ):
         patch.setattr(target, attribute, replacement)
         with pytest.raises(RuntimeError, match="simulated crash"):
             store.save_game(game)
