@@ -11,8 +11,8 @@ from arena.containment.limits import DEFAULT_LIMITS
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.referee import TimeControl, play_game
-from tests.arena.toygame import GAME
-from tests.conftest import FAKEBOT, bot_processes
+from tests.support.paths import FAKEBOT
+from tests.support.toygame import GAME
 
 REFEREE_CODE = Path(__file__).resolve().parents[2] / "arena" / "referee.py"
 CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
@@ -86,7 +86,7 @@ def test_in_process_bots_report_no_cpu_of_their_own():
     assert all(seat.cpu_ms is None for seat in record.seats)
 
 
-def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path):
+def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path, bot_processes):
     bomb = make_bot("forkbomb")
     record = play([bomb, make_bot("good"), make_bot("good", name="g2")], tmp_path)
     assert record.status == "complete"

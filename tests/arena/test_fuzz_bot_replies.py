@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,10 +24,8 @@ from arena.record import BotIdentity
 from arena.referee import REFEREE_ERROR, FaultPolicy, SeatedBot, play_game
 from arena.store import Store, open_store
 from protocol import codec, legal, messages
-from tests import hostile
-from tests.arena import kindsgame, toygame
-
-FAKEBOT = Path(__file__).resolve().parent.parent / "fakebots" / "fakebot.py"
+from tests.support import hostile, kindsgame, toygame
+from tests.support.paths import FAKEBOT
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

@@ -20,7 +20,7 @@ from arena.manifest import load_bot
 from arena.record import BotIdentity, GameRecord
 from arena.referee import FaultPolicy, SeatedBot, TimeControl, play_game, slowest_seat
 from protocol import legal
-from tests.arena.toygame import GAME as TOY
+from tests.support.toygame import GAME as TOY
 
 
 class Clock:

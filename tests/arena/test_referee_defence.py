@@ -13,8 +13,8 @@ from arena.inprocess import InProcessBot
 from arena.record import BotIdentity
 from arena.referee import REFEREE_ERROR, FaultPolicy, SeatedBot, play_game
 from protocol import legal
-from tests.arena import toygame
-from tests.arena.toygame import GAME as TOY
+from tests.support import toygame
+from tests.support.toygame import GAME as TOY
 
 
 def first(view: dict[str, Any], desc: dict[str, Any]) -> Any:

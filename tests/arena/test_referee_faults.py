@@ -11,7 +11,7 @@ import pytest
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.referee import FaultPolicy, TimeControl, play_game
-from tests.arena.toygame import GAME
+from tests.support.toygame import GAME
 
 FAST = TimeControl(decision_s=0.3, bank_s=0.2, startup_s=3.0)
 

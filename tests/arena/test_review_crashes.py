@@ -22,8 +22,8 @@ from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.record import BotIdentity, GameRecord
 from arena.referee import SeatedBot, TimeControl, play_game
-from tests.arena.toygame import GAME as TOY
-from tests.conftest import FAKEBOT
+from tests.support.paths import FAKEBOT
+from tests.support.toygame import GAME as TOY
 
 CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
 INTRIGUE = get_game("intrigue")

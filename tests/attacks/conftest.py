@@ -97,8 +97,8 @@ from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.record import GameRecord
 from arena.referee import TimeControl, play_game
-from tests.arena.toygame import GAME
-from tests.conftest import FAKEBOT
+from tests.support.paths import FAKEBOT
+from tests.support.toygame import GAME
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from arena.containment.readiness import diagnose, readiness
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 BOTS = ["--bot", "bots/random", "--bot", "bots/random", "--bot", "bots/random"]
 

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from arena.store import open_store
-from tests.conftest import bot_processes
-from tests.leagues.test_league_run import ROOT, league_command, write_league
+from tests.support.leagues import league_command, write_league
+from tests.support.paths import ROOT
 
 KILLS = 12
 
@@ -54,7 +54,7 @@ def stored_games(db: Path) -> int:
         return 0
 
 
-def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
+def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path, bot_processes):
     league, db = write_league(tmp_path, games=150), tmp_path / "arena.db"
     command = league_command(league, db, workers=2)
     rng = random.Random(2026)

@@ -20,7 +20,7 @@ from arena.referee import SeatedBot, play_game
 from arena.seeds import deal_seed, derive_deal_key
 from leagues.regress import CANDIDATE, RegressPlan, pair_tasks, run_regress
 from leagues.sequential import Bounds, Verdict, paired_difference, run_sequential
-from tests.bots.test_corruption_greedy import load_greedy
+from tests.support.bundled import load_greedy
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM, GREEDY = ROOT / "bots" / "random", ROOT / "bots" / "corruption-greedy"

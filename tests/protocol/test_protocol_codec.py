@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from protocol_strategies import json_objects
 
 from protocol import codec
-from tests import hostile
+from tests.support import hostile
 
 line_bodies = st.binary(max_size=40).map(lambda b: b.replace(b"\n", b""))
 
