@@ -8,9 +8,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.support import processes
 from tests.support.paths import FAKEBOT, ROOT
+
+# Hypothesis's per-example deadline is wall-clock time, which a loaded machine stretches: it
+# made property tests fail by load alone. Each property test still has its example budget.
+settings.register_profile("arena", deadline=None)
+settings.load_profile("arena")
 
 
 @pytest.fixture(autouse=True)

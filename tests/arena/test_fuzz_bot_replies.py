@@ -27,6 +27,8 @@ from protocol import codec, legal, messages
 from tests.support import hostile, kindsgame, toygame
 from tests.support.paths import FAKEBOT
 
+pytestmark = pytest.mark.slow  # property runs through the referee and real bot processes
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: (

@@ -132,6 +132,13 @@ def good_bot(root: Path, name: str = "good") -> Path:
     return target
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every attack is slow (real sandboxed matches, probes that wait for limits to bite)."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip where the attacks cannot mean what they say: the bots make raw x86_64 system calls,
     and the checks are of the set-up arena uses as root (a user id of its own per bot

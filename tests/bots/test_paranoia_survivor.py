@@ -13,6 +13,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity
@@ -29,6 +31,7 @@ def survivor() -> Any:
     return module
 
 
+@pytest.mark.slow
 def test_survivor_beats_four_random_bots_clearly():
     decide = survivor().decide
     ranks = []

@@ -15,9 +15,13 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from arena.store import open_store
 from tests.support.leagues import league_command, write_league
 from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.slow  # kills a real league run a dozen times
 
 KILLS = 12
 

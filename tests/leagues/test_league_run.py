@@ -16,6 +16,8 @@ from leagues.spec import load_league
 from tests.support.leagues import league_command, write_league
 from tests.support.paths import ROOT
 
+pytestmark = pytest.mark.slow  # real leagues: bot processes, workers, reruns
+
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_league_plays_every_scheduled_game_once(tmp_path, workers, bot_processes):

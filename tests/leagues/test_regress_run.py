@@ -22,6 +22,8 @@ from leagues.regress import CANDIDATE, RegressPlan, pair_tasks, run_regress
 from leagues.sequential import Bounds, Verdict, paired_difference, run_sequential
 from tests.support.bundled import load_greedy
 
+pytestmark = pytest.mark.slow  # every test plays real games with bot processes, some hundreds
+
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM, GREEDY = ROOT / "bots" / "random", ROOT / "bots" / "corruption-greedy"
 

@@ -277,6 +277,7 @@ def _undo(state: ParanoiaState, undo: list[Any]) -> None:
         t.hand[:] = hand
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 5, 8])
 def test_a_view_is_the_same_whatever_is_hidden_from_its_seat(players):
     changed_truth = 0
