@@ -189,6 +189,7 @@ def test_a_real_bot_idling_at_every_request_is_faulted_and_the_others_complete(m
     assert 3 <= idler.decisions < 12
 
 
+@pytest.mark.slow
 def test_the_command_line_takes_game_ms(make_bot, tmp_path, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     idle = str(make_bot("idle"))
