@@ -7,7 +7,7 @@ DB ?= arena.db
 GAMES ?= 20
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test bench lint check-bots clean sandbox
+.PHONY: help demo test test-quick bench lint check-bots clean sandbox
 
 help: ## List the jobs
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -28,6 +28,9 @@ demo: $(STAMP) sandbox ## Set up, play a small Corruption tournament among the b
 
 test: $(STAMP) sandbox ## Set up and run the whole test suite
 	$(BIN)/python -m pytest -q
+
+test-quick: $(STAMP) sandbox ## The suite without the tests marked slow (for while you work; CI runs `make test`)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: $(STAMP) ## Print throughput figures (asserts nothing)
 	$(BIN)/python -m arena.bench

@@ -27,7 +27,7 @@ from arena.inprocess import InProcessBot, random_decider
 from arena.lineup import Lineup, rotation
 from arena.manifest import load_bot
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 from protocol import codec, legal
 
 ECHO = (
@@ -62,7 +62,7 @@ def bench_inprocess(title: str, players: int, games: int) -> float:
     started = time.perf_counter()
     for seed in range(games):
         entrants = [
-            Entrant(identity, InProcessBot(random_decider(seed * 10 + s))) for s in range(players)
+            SeatedBot(identity, InProcessBot(random_decider(seed * 10 + s))) for s in range(players)
         ]
         play_game(game, entrants, seed=seed, options={})
     return (time.perf_counter() - started) / games
@@ -78,12 +78,12 @@ def bench_subprocess(
     decisions = 0
     with Lineup([bot] * players, limits=Limits(sandbox=sandbox)) as lineup:
         started = time.perf_counter()
-        lineup.entrants(list(range(players)), "warm-up")  # start-up is paid once, not timed
+        lineup.seated(list(range(players)), "warm-up")  # start-up is paid once, not timed
         startup = time.perf_counter() - started
         started = time.perf_counter()
         for index in range(games):
             record = play_game(
-                game, lineup.entrants(rotation(players, index), f"g{index}"), seed=index, options={}
+                game, lineup.seated(rotation(players, index), f"g{index}"), seed=index, options={}
             )
             decisions += len(record.decisions)
         elapsed = time.perf_counter() - started
@@ -123,7 +123,7 @@ def seat_traffic(title: str, players: int, games: int) -> list[tuple[int, bytes]
         for bot in bots:
             bot.keep_messages = True
         record = play_game(
-            game, [Entrant(BotIdentity("r", "", "-"), b) for b in bots], seed=seed, options={}
+            game, [SeatedBot(BotIdentity("r", "", "-"), b) for b in bots], seed=seed, options={}
         )
         per_seat: list[list[bytes]] = []
         for bot in bots:

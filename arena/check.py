@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.containment.limits import DEFAULT_LIMITS, Limits
+from arena.faults import Fault
 from arena.games.base import Game
 from arena.lineup import Lineup
 from arena.manifest import BotManifest
@@ -51,12 +52,12 @@ class CheckReport:
     handshake_version: str = ""
 
     @property
-    def faults(self) -> list[tuple[int, str, str]]:
+    def faults(self) -> list[tuple[int, Fault, str]]:
         """(game number, fault, reason) for every game in which the bot faulted."""
-        found = []
+        found: list[tuple[int, Fault, str]] = []
         for number, (record, seat) in enumerate(zip(self.games, self.seats), start=1):
             mine = record.seats[seat]
-            if mine.fault != "ok":
+            if mine.fault != Fault.OK:
                 found.append((number, mine.fault, mine.fault_reason or ""))
         return found
 
@@ -137,7 +138,7 @@ def run_check(
             game_id = new_game_id()
             record = play_game(
                 game,
-                lineup.entrants(order, game_id),
+                lineup.seated(order, game_id),
                 seed=deal_seed(deal_key, seed, index),
                 options={"variants": variant_sets[index % len(variant_sets)]},
                 time_control=time_control,

@@ -15,7 +15,7 @@ from arena.botprocess import BotProcess
 from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.faults import BotError
 from arena.manifest import BotManifest
-from arena.referee import Entrant, TimeControl
+from arena.referee import SeatedBot, TimeControl
 
 
 class Lineup:
@@ -45,9 +45,9 @@ class Lineup:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def entrants(self, order: Sequence[int], game_id: str) -> list[Entrant]:
+    def seated(self, order: Sequence[int], game_id: str) -> list[SeatedBot]:
         """Seat i gets entry order[i]; each process is (re)started if needed, logs routed."""
-        seated: list[Entrant] = []
+        seated: list[SeatedBot] = []
         for seat, index in enumerate(order):
             process = self.processes[index]
             manifest = self.manifests[index]
@@ -55,7 +55,7 @@ class Lineup:
             if self.log_dir is not None:
                 # named by ids only: a bot's name is its author's choice, never a path
                 process.set_log(self.log_dir / game_id / f"seat{seat}.log")
-            seated.append(Entrant(manifest.identity, None if error else process, error))
+            seated.append(SeatedBot(manifest.identity, None if error else process, error))
         return seated
 
     def ensure_running(self, index: int) -> BotError | None:

@@ -51,7 +51,7 @@ def play_match(plan: MatchPlan, on_record: Callable[[int, GameRecord], None]) ->
     ) as lineup:
         for index in range(plan.games):
             game_id = new_game_id()
-            entrants = lineup.entrants(rotation(len(plan.bots), index), game_id)
+            entrants = lineup.seated(rotation(len(plan.bots), index), game_id)
             record = play_game(
                 plan.game,
                 entrants,

@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
+
+from arena.faults import Fault
+
+
+class GameStatus(StrEnum):
+    """How a game ended, as stored in ``games.status`` (the schema's CHECK lists these values)."""
+
+    COMPLETE = "complete"
+    """Played to the end: the game is rated."""
+    ABORTED = "aborted"
+    """Stopped early (``GameRecord.termination`` says why): kept, but not rated."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +60,7 @@ class SeatRecord:
     score: float
     rank: int
     """1 = best; tied seats share a rank; a faulted seat ranks last."""
-    fault: str = "ok"
-    """A arena.faults.Fault value."""
+    fault: Fault = Fault.OK
     fault_reason: str | None = None
     """Why, in words for the bot's author."""
     time_ms: float = 0.0
@@ -73,8 +84,7 @@ class GameRecord:
     seed: int
     seats: tuple[SeatRecord, ...]
     decisions: tuple[DecisionRecord, ...]
-    status: str = "complete"
-    """"complete" or "aborted" (aborted games are kept but not rated)."""
+    status: GameStatus = GameStatus.COMPLETE
     termination: str = "normal"
     """Why the game ended: "normal", or the reason it was aborted."""
     started_at: str = ""

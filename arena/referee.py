@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from arena.faults import BotError, BotGameTime, BotProtocolError, Fault
 from arena.games.base import Event, Game, IllegalAction
-from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
+from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from protocol import codec, legal, messages
 
 
@@ -36,7 +36,8 @@ class FaultPolicy(StrEnum):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """The clock every seat plays under."""
+    """The clock every seat plays under, in seconds (a bot is sent it in milliseconds:
+    protocol.messages.TimeControlMs)."""
 
     decision_s: float = 1.0
     """Time allowed for each decision before the bank is drawn on."""
@@ -73,7 +74,7 @@ class Transport(Protocol):
 
 
 @dataclass
-class Entrant:
+class SeatedBot:
     """Who sits in a seat for one game."""
 
     identity: BotIdentity
@@ -101,7 +102,7 @@ def new_game_id() -> str:
 
 def play_game(
     game: Game,
-    entrants: list[Entrant],
+    seated: list[SeatedBot],
     *,
     seed: int,
     options: dict[str, Any],
@@ -121,9 +122,9 @@ def play_game(
     seeds = (
         list(bot_seeds)
         if bot_seeds is not None
-        else [seat_seed(key, seed, seat) for seat in range(len(entrants))]
+        else [seat_seed(key, seed, seat) for seat in range(len(seated))]
     )
-    return _Game(game, entrants, seed, options, time_control, fault_policy, game_id, seeds).run()
+    return _Game(game, seated, seed, options, time_control, fault_policy, game_id, seeds).run()
 
 
 class _Game:
@@ -132,7 +133,7 @@ class _Game:
     def __init__(
         self,
         game: Game,
-        entrants: list[Entrant],
+        seated: list[SeatedBot],
         seed: int,
         options: dict[str, Any],
         time_control: TimeControl,
@@ -141,18 +142,18 @@ class _Game:
         bot_seeds: list[int],
     ) -> None:
         self.game = game
-        self.entrants = entrants
+        self.seated = seated
         self.seed = seed
         self.options = game.normalize_options(options)
         self.clock = time_control
         self.policy = fault_policy
         self.game_id = game_id or new_game_id()
-        n = len(entrants)
+        n = len(seated)
         if not game.min_players <= n <= game.max_players:
             raise ValueError(
                 f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}"
             )
-        self.faults: list[BotError | None] = [e.start_error for e in entrants]
+        self.faults: list[BotError | None] = [e.start_error for e in seated]
         self.bank = [time_control.bank_s] * n
         self.time_used = [0.0] * n
         self.waited = [0.0] * n
@@ -177,8 +178,8 @@ class _Game:
     def run(self) -> GameRecord:
         started_at = _now()
         self.started = _clock()
-        cpu_before = [self._cpu(seat) for seat in range(len(self.entrants))]
-        state, events = self.game.start(len(self.entrants), self.seed, self.options)
+        cpu_before = [self._cpu(seat) for seat in range(len(self.seated))]
+        state, events = self.game.start(len(self.seated), self.seed, self.options)
         for seat in self._live_seats():
             self._send(
                 seat,
@@ -186,7 +187,7 @@ class _Game:
                     self.game_id,
                     self.game.title,
                     seat,
-                    len(self.entrants),
+                    len(self.seated),
                     self.bot_seeds[seat],
                     self.options,
                     {
@@ -224,7 +225,7 @@ class _Game:
         self, seat: int, kind: str, legal_desc: dict[str, Any], state: Any
     ) -> tuple[Any, float, bool]:
         """The action for this decision: the bot's, or the default if the seat has faulted."""
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         if self.faults[seat] is None and transport is not None:
             self._check_game_clock()
         if self.faults[seat] is None and transport is not None and self.aborted is None:
@@ -267,7 +268,7 @@ class _Game:
         live one the referee has waited on longest (the lowest seat on a tie).
         """
         wall = _clock() - self.started
-        gone = sum(self.waited[s] for s in range(len(self.entrants)) if self.faults[s] is not None)
+        gone = sum(self.waited[s] for s in range(len(self.seated)) if self.faults[s] is not None)
         limit = self.clock.game_s
         if wall - gone <= limit and wall <= 2 * limit:
             return
@@ -331,12 +332,12 @@ class _Game:
 
     def _fault(self, seat: int, error: BotError) -> None:
         self.faults[seat] = error
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         if transport is not None:
             self.cpu_at_fault[seat] = transport.cpu_seconds()
             transport.stop()
         if self.policy is FaultPolicy.ABORT:
-            who = f"seat {seat} ({self.entrants[seat].identity.label}) faulted: {error.fault}"
+            who = f"seat {seat} ({self.seated[seat].identity.label}) faulted: {error.fault}"
             self.aborted = f"{who}: {error.reason}"
             self.aborted_told = who  # the reason quotes the faulted bot's output: not for others
 
@@ -351,12 +352,12 @@ class _Game:
     def _live_seats(self) -> list[int]:
         return [
             seat
-            for seat, entrant in enumerate(self.entrants)
-            if self.faults[seat] is None and entrant.transport is not None
+            for seat, bot in enumerate(self.seated)
+            if self.faults[seat] is None and bot.transport is not None
         ]
 
     def _send(self, seat: int, message: dict[str, Any]) -> None:
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         assert transport is not None
         transport.send(message)
 
@@ -373,7 +374,7 @@ class _Game:
     # -- the end ----------------------------------------------------------------------------
 
     def _cpu(self, seat: int) -> float | None:
-        transport = self.entrants[seat].transport
+        transport = self.seated[seat].transport
         return transport.cpu_seconds() if transport is not None else None
 
     def _cpu_ms(self, seat: int, before: float | None) -> float | None:
@@ -384,28 +385,28 @@ class _Game:
         return round((after - before) * 1000, 1)
 
     def _finish(self, state: Any, started_at: str, cpu_before: list[float | None]) -> GameRecord:
-        n = len(self.entrants)
+        n = len(self.seated)
         if self.aborted is None:
             outcome = state.outcome()
             scores = list(outcome.scores)
             ranks = _faulted_last(list(outcome.ranks), [f is not None for f in self.faults])
             detail = outcome.detail
-            status, termination = "complete", "normal"
+            status, termination = GameStatus.COMPLETE, "normal"
         else:
             scores, ranks, detail = [0.0] * n, [0] * n, {}
-            status, termination = "aborted", self.aborted
+            status, termination = GameStatus.ABORTED, self.aborted
         for seat in self._live_seats():
             self._send(
                 seat,
                 messages.game_over(
                     self.game_id,
                     status,
-                    None if status == "complete" else (self.aborted_told or termination),
+                    None if status == GameStatus.COMPLETE else (self.aborted_told or termination),
                     scores,
                     ranks,
                 ),
             )
-            transport = self.entrants[seat].transport
+            transport = self.seated[seat].transport
             try:
                 transport.flush(self.clock.decision_s)  # type: ignore[union-attr]
             except BotError:
@@ -413,10 +414,10 @@ class _Game:
         seats = tuple(
             SeatRecord(
                 seat=seat,
-                bot=self.entrants[seat].identity,
+                bot=self.seated[seat].identity,
                 score=scores[seat],
                 rank=ranks[seat],
-                fault=str(fault.fault) if fault else str(Fault.OK),
+                fault=fault.fault if fault else Fault.OK,
                 fault_reason=fault.reason if fault else None,
                 time_ms=round(self.time_used[seat] * 1000, 3),
                 decisions=self.answered[seat],
@@ -442,7 +443,7 @@ class _Game:
 
     def _sandboxed(self) -> bool | None:
         """Whether every bot process of the game ran sandboxed (None: no bot processes)."""
-        said = [getattr(e.transport, "sandboxed", None) for e in self.entrants if e.transport]
+        said = [getattr(e.transport, "sandboxed", None) for e in self.seated if e.transport]
         known = [value for value in said if value is not None]
         return all(known) if known else None
 

@@ -38,7 +38,7 @@ def rerun_game(
     with Lineup(bots, time_control=time_control, log_dir=log_dir, limits=limits) as lineup:
         return play_game(
             get_game(record.title),
-            lineup.entrants(range(len(bots)), record.game_id),
+            lineup.seated(range(len(bots)), record.game_id),
             seed=record.seed,
             options=record.options,
             time_control=time_control,

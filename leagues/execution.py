@@ -33,8 +33,8 @@ class GamePlan:
     """Everything a worker needs to play any task of one league (picklable)."""
 
     title: str
-    entrants: tuple[BotManifest, ...]
-    """GameTask.seating indexes into this."""
+    manifests: tuple[BotManifest, ...]
+    """The bots to start, one per entrant (GameTask.seating indexes into this)."""
     options: dict[str, Any]
     time_control: TimeControl
     fault_policy: FaultPolicy
@@ -70,14 +70,14 @@ class TaskPlayer:
         self.plan = plan
         self.game = get_game(plan.title)
         self.lineup = Lineup(
-            plan.entrants, time_control=plan.time_control, log_dir=plan.log_dir, limits=plan.limits
+            plan.manifests, time_control=plan.time_control, log_dir=plan.log_dir, limits=plan.limits
         )
 
     def play(self, task: GameTask) -> GameRecord:
         game_id = self.plan.game_id(task)
         return play_game(
             self.game,
-            self.lineup.entrants(task.seating, game_id),
+            self.lineup.seated(task.seating, game_id),
             seed=task.seed,
             options=self.plan.options,
             time_control=self.plan.time_control,

@@ -18,6 +18,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from arena.faults import Fault
 from arena.printable import cell, shown
 from arena.record import GameRecord
 from leagues.tasks import GameTask
@@ -76,8 +77,8 @@ class LeagueProgress:
             tally.games += 1
             tally.wins += seat.rank == 1
             tally.rank_sum += seat.rank
-            tally.faults += seat.fault != "ok"
-            self.faults += seat.fault != "ok"
+            tally.faults += seat.fault != Fault.OK
+            self.faults += seat.fault != Fault.OK
         elapsed = max(now - self._started_at, 1e-9)
         rate = f"{self._played / elapsed:.1f}" if self._played > 1 else "-"
         self.progress.update(self.task, advance=1, rate=rate, faults=self.faults)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.containment.limits import DEFAULT_LIMITS, Limits
+from arena.faults import Fault
 from arena.games.base import Game
 from arena.manifest import BotManifest
 from arena.record import GameRecord
@@ -41,7 +42,7 @@ from leagues.sequential import (
 from leagues.tasks import GameTask
 
 CANDIDATE, BASELINE = 0, 1
-"""Entrant indices of the two bots under comparison; the field's copies follow."""
+"""Indices into GamePlan.manifests of the two bots under comparison; the field's copies follow."""
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,8 @@ class PairResult:
     baseline_rank: int
     difference: float
     """s(candidate) − s(baseline), s = (N − rank) / (N − 1)."""
-    candidate_fault: str
-    baseline_fault: str
+    candidate_fault: Fault
+    baseline_fault: Fault
 
 
 @dataclass
@@ -91,7 +92,7 @@ class RegressRun:
     elapsed_s: float
 
 
-def entrants(plan: RegressPlan) -> tuple[BotManifest, ...]:
+def seat_manifests(plan: RegressPlan) -> tuple[BotManifest, ...]:
     """Candidate, baseline, then players−1 copies of each field bot (a table may seat one
     field bot several times, and each seat needs its own process)."""
     copies = plan.players - 1
@@ -130,7 +131,7 @@ def run_regress(
     each game as soon as it finishes (arena regress --db stores it there)."""
     game_plan = GamePlan(
         title=plan.game.title,
-        entrants=entrants(plan),
+        manifests=seat_manifests(plan),
         options=plan.game.normalize_options(plan.options),
         time_control=plan.time_control,
         fault_policy=FaultPolicy.SUBSTITUTE,

@@ -35,6 +35,7 @@ from arena.cli.common import (
     time_control,
 )
 from arena.containment.limits import Limits
+from arena.faults import Fault
 from arena.printable import shown
 from arena.record import GameRecord
 from arena.seeds import random_deal_key
@@ -192,7 +193,7 @@ def regress(
             store.close()
     result = run.result
     out.print(f"[{VERDICT_STYLE[result.verdict]}]{summary_line(result)}[/]")
-    faults = sum(p.candidate_fault != "ok" for p in run.pairs)
+    faults = sum(p.candidate_fault != Fault.OK for p in run.pairs)
     if faults:
         out.print(
             f"[red]the candidate faulted in {faults} game(s): run `arena check "

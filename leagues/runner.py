@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.faults import Fault
 from arena.manifest import load_bot
 from arena.record import GameRecord
 from arena.seeds import derive_deal_key
@@ -87,7 +88,7 @@ def prepare_league(
     done = leagues.done(league.id)
     plan = GamePlan(
         title=spec.game,
-        entrants=tuple(load_bot(entrant.path) for entrant in spec.entrants),
+        manifests=tuple(load_bot(entrant.path) for entrant in spec.entrants),
         options=spec.options,
         time_control=spec.time,
         fault_policy=spec.fault_policy,
@@ -98,7 +99,7 @@ def prepare_league(
     )
     strikes = StrikeBook(spec.disqualify_above, spec.strike_after)
     strikes.out.update(leagues.disqualified(league.id))
-    faults_by_task: dict[int, list[tuple[int, str]]] = {}
+    faults_by_task: dict[int, list[tuple[int, Fault]]] = {}
     for task_index, seat, fault in leagues.seat_faults(league.id):
         faults_by_task.setdefault(task_index, []).append((seat, fault))
     for task_index, seat_faults in faults_by_task.items():
@@ -131,7 +132,7 @@ def run_league(
         for task, record in results:
             leagues.save_game(record, prepared.league_id, task.index)
             summary.played += 1
-            summary.faults += sum(seat.fault != "ok" for seat in record.seats)
+            summary.faults += sum(seat.fault != Fault.OK for seat in record.seats)
             for entrant in strikes.add(task, record):
                 label = prepared.spec.entrants[entrant].label
                 games, faults = strikes.games[entrant], strikes.faults[entrant]

@@ -244,9 +244,9 @@ def _all_orbits(n: int, k: int) -> list[_Orbit]:
     return orbits
 
 
-def _score(met: list[int], gain: tuple[int, ...]) -> tuple[int, int]:
+def _score(shared_by_distance: list[int], gain: tuple[int, ...]) -> tuple[int, int]:
     """How uneven per-distance meetings would be after adding gain: spread, then variance."""
-    after = [m + g for m, g in zip(met, gain)]
+    after = [m + g for m, g in zip(shared_by_distance, gain)]
     if not after:
         return 0, 0
     return max(after) - min(after), len(after) * sum(a * a for a in after) - sum(after) ** 2
@@ -256,28 +256,31 @@ def _cycle_order(orbits: list[_Orbit], rng: random.Random) -> list[_Orbit]:
     """All orbits, ordered so that every prefix keeps per-distance meetings level."""
     pool = list(orbits)
     rng.shuffle(pool)
-    met = [0] * len(pool[0].gain)
+    shared_by_distance = [0] * len(pool[0].gain)
     order = []
     while pool:
-        best = min(range(min(ORDER_WINDOW, len(pool))), key=lambda i: _score(met, pool[i].gain))
+        best = min(
+            range(min(ORDER_WINDOW, len(pool))),
+            key=lambda i: _score(shared_by_distance, pool[i].gain),
+        )
         orbit = pool.pop(best)
-        met = [m + g for m, g in zip(met, orbit.gain)]
+        shared_by_distance = [m + g for m, g in zip(shared_by_distance, orbit.gain)]
         order.append(orbit)
     return order
 
 
-def _build_orbit(n: int, k: int, met: list[int], rng: random.Random) -> _Orbit:
+def _build_orbit(n: int, k: int, shared_by_distance: list[int], rng: random.Random) -> _Orbit:
     """A base set grown from {0} towards the distances met least so far (no enumeration).
 
     A few greedy growths with different random tie-breaks; the most level result wins.
     """
-    tries = [_grow_base(n, k, met, rng) for _ in range(BUILD_TRIES)]
-    return min(tries, key=lambda orbit: _score(met, orbit.gain))
+    tries = [_grow_base(n, k, shared_by_distance, rng) for _ in range(BUILD_TRIES)]
+    return min(tries, key=lambda orbit: _score(shared_by_distance, orbit.gain))
 
 
-def _grow_base(n: int, k: int, met: list[int], rng: random.Random) -> _Orbit:
-    low = min(met, default=0)
-    planned = [m - low for m in met]
+def _grow_base(n: int, k: int, shared_by_distance: list[int], rng: random.Random) -> _Orbit:
+    low = min(shared_by_distance, default=0)
+    planned = [m - low for m in shared_by_distance]
     index = [min(j, n - j) - 1 for j in range(n)]
     taken = n * k * (max(planned, default=0) + k) + 1  # beats any real score: keeps b out of base
     base = [0]
@@ -381,8 +384,8 @@ class _Planner:
         self.units: list[_Unit] = []
         self.blocks = 0
         everyone = max(self.members) + 1
-        self.meets = [[0] * everyone for _ in range(everyone)]
-        """meets[a][b]: games a and b have shared (exact once whole() has set it up)."""
+        self.games_together = [[0] * everyone for _ in range(everyone)]
+        """games_together[a][b]: games a and b have shared (exact once whole() has set it up)."""
 
     def plan(self, totals: list[int]) -> list[_Unit]:
         self.quotas = [
@@ -445,12 +448,13 @@ class _Planner:
                     change[b, y] -= n
                     change[a, y] += n
             delta = sum(
-                (self.meets[u][v] + d) ** 2 - self.meets[u][v] ** 2 for (u, v), d in change.items()
+                (self.games_together[u][v] + d) ** 2 - self.games_together[u][v] ** 2
+                for (u, v), d in change.items()
             )
             if delta < 0:
                 for (u, v), d in change.items():
-                    self.meets[u][v] += d
-                    self.meets[v][u] += d
+                    self.games_together[u][v] += d
+                    self.games_together[v][u] += d
                 rows[t1][s1], rows[t2][s2] = b, a
         tables[:] = [tuple(row) for row in rows]
 
@@ -487,12 +491,12 @@ class _Planner:
             return False
         self.take([_rotations(table, self.n)], gain)
         self.blocks += 1
-        self.meet(table, self.n)
+        self.add_games_together(table, self.n)
         return True
 
-    def meet(self, table: Sequence[int], games: int) -> None:
+    def add_games_together(self, table: Sequence[int], games: int) -> None:
         for a in table:
-            row = self.meets[a]
+            row = self.games_together[a]
             for b in table:
                 if a != b:
                     row[b] += games
@@ -501,9 +505,9 @@ class _Planner:
         """i's tie-break rank, rotated every block so no entrant always wins ties."""
         return (self.rank[i] - self.blocks) % len(self.members)
 
-    def most_owed(self, members: list[int], met: dict[int, Any]) -> int:
+    def most_owed(self, members: list[int], meetings: dict[int, Any]) -> int:
         """The member with the fewest games so far; ties by fewest meetings, then rank."""
-        return min(members, key=lambda i: (self.count[i], met.get(i, 0), self.rotating(i)))
+        return min(members, key=lambda i: (self.count[i], meetings.get(i, 0), self.rotating(i)))
 
     def tail(self) -> None:
         """The last games, laid out exactly so every entrant ends on its target."""
@@ -520,7 +524,7 @@ class _Planner:
             first = set(self.classes[0][0])
             table = tuple(sorted(playing, key=lambda i: (i not in first, self.rank[i])))
             self.take([_rotations(table, c) for c in _chunks(left, self.n)], short)
-            self.meet(table, left)
+            self.add_games_together(table, left)
             return
         rows: list[list[int]] = []
         for rows_left in range(left, 0, -1):
@@ -535,7 +539,7 @@ class _Planner:
                     pick = min(
                         others,
                         key=lambda i: (
-                            _met(self.meets[i], row + picked),
+                            _meetings_with(self.games_together[i], row + picked),
                             -short[i],
                             (self.rank[i] - len(rows)) % len(self.members),
                         ),
@@ -545,7 +549,7 @@ class _Planner:
                 row += picked
             for i in row:
                 short[i] -= 1
-            self.meet(row, 1)
+            self.add_games_together(row, 1)
             rows.append(row)
         tables = [tuple(row) for row in rows]
         self.improve(tables, 1)
@@ -553,7 +557,7 @@ class _Planner:
         self.count.update(targets)
 
 
-def _met(row: list[int], chosen: list[int]) -> tuple[int, int]:
+def _meetings_with(row: list[int], chosen: list[int]) -> tuple[int, int]:
     """How much an entrant has met those chosen: the most with any one, then in all."""
     return max((row[j] for j in chosen), default=0), sum(row[j] for j in chosen)
 
@@ -567,8 +571,8 @@ class _RoundRobin(_Planner):
         self.at = list(range(m))
         """at[position] = the entrant placed on that position of Z_m."""
         rng.shuffle(self.at)
-        self.met = [0] * (m // 2)
-        """met[d - 1]: tables shared so far by each pair of positions at cyclic distance d."""
+        self.shared_by_distance = [0] * (m // 2)
+        """shared_by_distance[d - 1]: tables shared so far by each pair of positions at cyclic distance d."""
 
     def whole(self) -> None:
         m, n = self.m, self.n
@@ -579,13 +583,15 @@ class _RoundRobin(_Planner):
             for _ in range(self.games // (subsets * n)):
                 for orbit in order:
                     self.play_orbit(orbit)
-        while self.play_orbit(_build_orbit(m, n, self.met, self.rng)):
+        while self.play_orbit(_build_orbit(m, n, self.shared_by_distance, self.rng)):
             pass
         position = {entrant: p for p, entrant in enumerate(self.at)}
         for a in range(m):
             for b in range(m):
                 if a != b:
-                    self.meets[a][b] = n * self.met[_distance(position[a], position[b], m) - 1]
+                    self.games_together[a][b] = (
+                        n * self.shared_by_distance[_distance(position[a], position[b], m) - 1]
+                    )
 
     def play_orbit(self, orbit: _Orbit) -> bool:
         m, n = self.m, self.n
@@ -597,7 +603,7 @@ class _RoundRobin(_Planner):
             for x in _stride_order(orbit.size, n)
         ]
         self.take(units, gain)
-        self.met = [a + g for a, g in zip(self.met, orbit.gain)]
+        self.shared_by_distance = [a + g for a, g in zip(self.shared_by_distance, orbit.gain)]
         return True
 
     def tables(self) -> list[tuple[int, ...] | None]:
@@ -608,7 +614,11 @@ class _RoundRobin(_Planner):
         chosen: list[int] = []
         for _ in range(self.n):
             free = [i for i in self.members if i not in chosen]
-            chosen.append(self.most_owed(free, {i: _met(self.meets[i], chosen) for i in free}))
+            chosen.append(
+                self.most_owed(
+                    free, {i: _meetings_with(self.games_together[i], chosen) for i in free}
+                )
+            )
         return tuple(chosen)
 
     def fewest_meetings(self) -> tuple[int, ...] | None:
@@ -622,7 +632,12 @@ class _RoundRobin(_Planner):
         allowed = [i for i in self.members if need[i] >= n - 1 and i not in chosen]
         while len(chosen) < n and allowed:
             pick = min(
-                allowed, key=lambda i: (_met(self.meets[i], chosen), -need[i], self.rotating(i))
+                allowed,
+                key=lambda i: (
+                    _meetings_with(self.games_together[i], chosen),
+                    -need[i],
+                    self.rotating(i),
+                ),
             )
             chosen.append(pick)
             allowed.remove(pick)
@@ -643,14 +658,14 @@ class _Gauntlet(_Planner):
         self.at = list(self.field)
         """at[position] = the field bot placed on that position of Z_f."""
         rng.shuffle(self.at)
-        self.met = [0] * (f // 2)
-        """met[d - 1]: tables shared so far by each pair of field positions at distance d."""
+        self.shared_by_distance = [0] * (f // 2)
+        """shared_by_distance[d - 1]: tables shared so far by each pair of field positions at distance d."""
 
     def whole(self) -> None:
         f, k, n = len(self.field), self.n - 1, self.n
         candidates = sorted(self.candidates, key=self.rank.__getitem__)
         while True:
-            orbit = _build_orbit(f, k, self.met, self.rng)
+            orbit = _build_orbit(f, k, self.shared_by_distance, self.rng)
             per_field = len(candidates) * (orbit.size * k // f) * n
             gain = dict.fromkeys(self.field, per_field) | dict.fromkeys(candidates, orbit.size * n)
             if not self.fits(len(candidates) * orbit.size * n, gain):
@@ -662,16 +677,22 @@ class _Gauntlet(_Planner):
                     bots = tuple(self.at[(b + offset) % f] for b in orbit.base)
                     units.append(_rotations((candidate, *bots), n))
             self.take(units, gain)
-            self.met = [a + g for a, g in zip(self.met, orbit.gain)]
-            # A round meets every candidate with every field bot equally: meets stay relative.
+            self.shared_by_distance = [a + g for a, g in zip(self.shared_by_distance, orbit.gain)]
+            # A round meets every candidate with every field bot equally: games_together stays relative.
 
     def tables(self) -> list[tuple[int, ...] | None]:
         candidate = self.most_owed(self.candidates, {})
         bots: list[int] = []
         for _ in range(self.n - 1):
             free = [i for i in self.field if i not in bots]
-            met = {i: (self.meets[candidate][i], *_met(self.meets[i], bots)) for i in free}
-            bots.append(self.most_owed(free, met))
+            meetings = {
+                i: (
+                    self.games_together[candidate][i],
+                    *_meetings_with(self.games_together[i], bots),
+                )
+                for i in free
+            }
+            bots.append(self.most_owed(free, meetings))
         return [(candidate, *bots)]
 
     def swappable(self, a: int, b: int) -> bool:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena import ratings
+from arena.faults import Fault
+from arena.record import GameStatus
 
 Z95 = 1.959964
 """Two-sided 95% normal quantile: intervals are mean ± Z95 · sd / √n (n is large in leagues)."""
@@ -156,7 +158,7 @@ def compute_standings(
     meetings: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     complete = 0
     for game_id, seats in games.items():  # dicts keep save order
-        if status[game_id] != "complete":
+        if status[game_id] != GameStatus.COMPLETE:
             continue
         complete += 1
         seat_keys = [((s["name"], s["version"], s["digest"]), s["rank"]) for s in seats]
@@ -168,7 +170,7 @@ def compute_standings(
             ranks[label].append(seat["rank"])
             scores[label].append(seat["score"])
             wins[label] += seat["rank"] == 1
-            faults[label] += seat["fault"] != "ok"
+            faults[label] += seat["fault"] != Fault.OK
         for x in seats:
             for y in seats:
                 a = labels[(x["name"], x["version"], x["digest"])]

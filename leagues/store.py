@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from arena.faults import Fault
 from arena.record import GameRecord
 from arena.store import Store, StoreError
 from arena.store.db import translate_errors, write_transaction
@@ -167,11 +168,11 @@ class LeagueStore:
                 )
             )
 
-    def seat_faults(self, league_id: int) -> list[tuple[int, int, str]]:
+    def seat_faults(self, league_id: int) -> list[tuple[int, int, Fault]]:
         """(task index, seat, fault) for every seat of the league's stored games."""
         with translate_errors(self.store.path):
             return [
-                (row[0], row[1], row[2])
+                (row[0], row[1], Fault(row[2]))
                 for row in self.store.db.execute(
                     "SELECT lg.task, s.seat, s.fault FROM league_games lg "
                     "JOIN seats s ON s.game_id = lg.game_id WHERE lg.league_id = ?",

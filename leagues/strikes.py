@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from arena.faults import Fault
 from arena.record import GameRecord
 from leagues.tasks import GameTask
 
@@ -27,12 +28,12 @@ class StrikeBook:
     out: dict[int, str] = field(default_factory=dict)
     """Entrant index -> why it is out."""
 
-    def count(self, task: GameTask, seat_faults: Iterable[tuple[int, str]]) -> None:
+    def count(self, task: GameTask, seat_faults: Iterable[tuple[int, Fault]]) -> None:
         """Add one game: (seat, fault) for each seat."""
         for seat, fault in seat_faults:
             entrant = task.seating[seat]
             self.games[entrant] = self.games.get(entrant, 0) + 1
-            self.faults[entrant] = self.faults.get(entrant, 0) + (fault != "ok")
+            self.faults[entrant] = self.faults.get(entrant, 0) + (fault != Fault.OK)
 
     def add(self, task: GameTask, record: GameRecord) -> list[int]:
         """Count a finished game; the entrants it strikes out (newly)."""

@@ -22,8 +22,8 @@ class SchemaError(ValueError):
     """A bot message that is JSON but not a valid protocol message; says which field and why."""
 
 
-class TimeControl(TypedDict):
-    """The clock a seat plays under, in milliseconds (SPEC.md §7)."""
+class TimeControlMs(TypedDict):
+    """The clock a seat plays under, in milliseconds, as game_start sends it (SPEC.md §7)."""
 
     decision_ms: int
     bank_ms: int
@@ -42,7 +42,7 @@ def game_start(
     players: int,
     seed: int,
     options: dict[str, Any],
-    time: TimeControl,
+    time: TimeControlMs,
     view: dict[str, Any],
 ) -> dict[str, Any]:
     """A new game begins; seat is the receiving bot's seat (0-based), view its first view."""

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import arena.bundled
+from tests.support import processes
+from tests.support.paths import FAKEBOT
 
-ROOT = Path(__file__).resolve().parent.parent
-FAKEBOT = Path(__file__).resolve().parent / "fakebots" / "fakebot.py"
+# Hypothesis's per-example deadline is wall-clock time, which a loaded machine stretches: it
+# made property tests fail by load alone. Each property test still has its example budget.
+settings.register_profile("arena", deadline=None)
+settings.load_profile("arena")
 
 
 @pytest.fixture(autouse=True)
@@ -24,28 +29,12 @@ def own_snapshot_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return cache
 
 
-def bot_processes(root: Path) -> list[str]:
-    """Running processes of bots whose folder or snapshot lies under ``root``: an unsandboxed
-    bot by its working directory; a sandboxed one by its launcher's or bubblewrap's command
-    line (which names the snapshot) or, for the bot itself, by the snapshot mounted in its
-    mount namespace (its working directory there is /bot, which says nothing)."""
-    found = []
-    marker = str(root)
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-            mounts = Path(f"/proc/{pid}/mountinfo").read_text()
-        except OSError:
-            continue
-        # mountinfo's 4th field is the mounted folder's path within its file system
-        sources = (line.split(" ", 4)[3] for line in mounts.splitlines())
-        tail = marker.split("/", 2)[-1]  # without a leading /tmp that may be its own mount
-        if cwd.startswith(marker) or marker in cmdline or any(tail in source for source in sources):
-            found.append(cmdline)
-    return found
+@pytest.fixture
+def bot_processes() -> Iterator[Callable[[Path], list[str]]]:
+    """bot_processes(root) -> the command lines of this test's live bot processes under root
+    (tests.support.processes); orphans are adopted for the test so none escapes the count."""
+    with processes.adopting_orphans():
+        yield processes.bot_processes
 
 
 @pytest.fixture

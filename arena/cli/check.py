@@ -33,6 +33,7 @@ from arena.cli.common import (
     time_control,
 )
 from arena.containment.limits import Limits
+from arena.faults import Fault
 from arena.printable import cell, shown
 
 
@@ -96,7 +97,7 @@ def check(
         mine = record.seats[seat]
         verdict = (
             "[green]ok[/]"
-            if mine.fault == "ok"
+            if mine.fault == Fault.OK
             else f"[red]{shown(mine.fault)}[/]: {shown(mine.fault_reason)}"
         )
         variants = shown(", ".join(record.options.get("variants", [])) or "standard")

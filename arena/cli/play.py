@@ -40,9 +40,10 @@ from arena.cli.common import (
     time_control,
 )
 from arena.containment.limits import Limits
+from arena.faults import Fault
 from arena.match import MatchPlan, play_match
 from arena.printable import cell, shown, visible
-from arena.record import GameRecord
+from arena.record import GameRecord, GameStatus
 from arena.referee import FaultPolicy
 from arena.seeds import derive_deal_key
 from arena.store import StoreError
@@ -142,11 +143,11 @@ def play(
 
 def game_line(record: GameRecord) -> str:
     """One finished game in one line: id, then seats from best to worst."""
-    if record.status != "complete":
+    if record.status != GameStatus.COMPLETE:
         return f"{shown(record.game_id[:8])} [red]aborted[/]: {shown(record.termination)}"
     parts = []
     for seat in sorted(record.seats, key=lambda s: (s.rank, s.seat)):
-        fault = f" [red]({shown(seat.fault)})[/]" if seat.fault != "ok" else ""
+        fault = f" [red]({shown(seat.fault)})[/]" if seat.fault != Fault.OK else ""
         parts.append(f"{_ordinal(seat.rank)} {shown(seat.bot.label)} {compact(seat.score)}{fault}")
     return f"{shown(record.game_id[:8])}  " + " · ".join(parts)
 
@@ -156,7 +157,7 @@ def summary_table(records: list[GameRecord]) -> Table:
     seat (a bot in two seats of a game plays two seat-games)."""
     stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for record in records:
-        if record.status != "complete":
+        if record.status != GameStatus.COMPLETE:
             continue
         for seat in record.seats:
             row = stats[seat.bot.label]
@@ -164,7 +165,7 @@ def summary_table(records: list[GameRecord]) -> Table:
             row["wins"] += seat.rank == 1
             row["rank"] += seat.rank
             row["score"] += seat.score
-            row["faults"] += seat.fault != "ok"
+            row["faults"] += seat.fault != Fault.OK
     summary = table(
         f"This run: {len(records)} game(s)",
         ["bot", "seats", "seat wins", "win%/seat", "mean rank", "mean score", "faults"],

@@ -18,7 +18,9 @@ from arena.cli.common import (
     store_fail,
     table,
 )
+from arena.faults import Fault
 from arena.printable import cell, shown, visible
+from arena.record import GameStatus
 from arena.store import Store, StoreError
 
 
@@ -134,8 +136,8 @@ def games(
     )
     for summary in found:
         winners = [s for s in summary.seats if s.rank == 1]
-        faults = [f"seat {s.seat} {s.fault}" for s in summary.seats if s.fault != "ok"]
-        aborted = summary.status != "complete"
+        faults = [f"seat {s.seat} {s.fault}" for s in summary.seats if s.fault != Fault.OK]
+        aborted = summary.status != GameStatus.COMPLETE
         listing.add_row(
             cell(summary.id[:8]),
             cell(summary.title),

@@ -18,9 +18,10 @@ from arena.cli.common import (
     open_db,
     store_fail,
 )
+from arena.faults import Fault
 from arena.games import get_game
 from arena.printable import cell, shown, visible
-from arena.record import GameRecord
+from arena.record import GameRecord, GameStatus
 from arena.replay import ReplayError, replay, seat_events
 from arena.store import StoreError
 
@@ -84,12 +85,14 @@ def header(record: GameRecord, seat: int | None) -> str:
 
 def results_table(record: GameRecord) -> Table:
     table = Table(
-        title="Result" if record.status == "complete" else cell(f"Aborted: {record.termination}")
+        title="Result"
+        if record.status == GameStatus.COMPLETE
+        else cell(f"Aborted: {record.termination}")
     )
     for column in ("seat", "bot", "rank", "score", "decisions", "time (ms)", "fault"):
         table.add_column(column, justify="left" if column in ("bot", "fault") else "right")
     for s in record.seats:
-        fault = s.fault if s.fault == "ok" else f"{s.fault}: {s.fault_reason}"
+        fault = s.fault if s.fault == Fault.OK else f"{s.fault}: {s.fault_reason}"
         table.add_row(
             str(s.seat),
             cell(s.bot.label),

@@ -6,12 +6,14 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 import trueskill
 from sqlite_utils import Database
 
-from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
+from arena.faults import Fault
+from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from arena.store.db import (
     DuplicateGame,
     GameNotFound,
@@ -21,7 +23,7 @@ from arena.store.db import (
 from arena.store.rating_updates import rate_game
 from arena.suggest import did_you_mean
 
-STATUSES = ("complete", "aborted")
+_Value = TypeVar("_Value", bound=StrEnum)
 _INT64 = range(-(2**63), 2**63)
 
 
@@ -34,7 +36,7 @@ class SeatSummary:
     """The bot's label, name@version."""
     rank: int
     score: float
-    fault: str
+    fault: Fault
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class GameSummary:
     started_at: str
     finished_at: str
     players: int
-    status: str
+    status: GameStatus
     termination: str
     decisions: int
     seats: tuple[SeatSummary, ...]
@@ -78,7 +80,7 @@ def save_game(
             {**row, "bot_id": bot_ids[seat.bot]} for seat, row in zip(record.seats, seat_rows)
         )
         db.table("game_decisions").insert({"game_id": record.game_id, "decisions": decisions_json})
-        if record.status == "complete":
+        if record.status == GameStatus.COMPLETE:
             rate_game(
                 db,
                 env,
@@ -133,7 +135,7 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
             ),
             score=row["score"],
             rank=row["rank"],
-            fault=row["fault"],
+            fault=Fault(row["fault"]),
             fault_reason=row["fault_reason"],
             time_ms=row["time_ms"],
             decisions=row["decisions"],
@@ -160,7 +162,7 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
         seed=game["seed"],
         seats=seats,
         decisions=decisions,
-        status=game["status"],
+        status=GameStatus(game["status"]),
         termination=game["termination"],
         started_at=game["started_at"],
         finished_at=game["finished_at"],
@@ -174,7 +176,7 @@ def list_games(
     *,
     title: str | None = None,
     bot: str | None = None,
-    status: str | None = None,
+    status: GameStatus | None = None,
     limit: int | None = 50,
 ) -> list[GameSummary]:
     """Stored games, newest first; ``bot`` is a name (any version) or name@version.
@@ -184,8 +186,8 @@ def list_games(
     """
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, not {limit}")
-    if status is not None and status not in STATUSES:
-        raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+    if status is not None:
+        status = _checked(GameStatus, status, "status")
     if bot is not None:
         _check_bot_exists(db, bot)
     games = list(
@@ -216,7 +218,7 @@ def list_games(
     ):
         label = BotIdentity(row["name"], row["version"], "").label
         seats[row["game_id"]].append(
-            SeatSummary(row["seat"], label, row["rank"], row["score"], row["fault"])
+            SeatSummary(row["seat"], label, row["rank"], row["score"], Fault(row["fault"]))
         )
     return [
         GameSummary(
@@ -225,7 +227,7 @@ def list_games(
             started_at=game["started_at"],
             finished_at=game["finished_at"],
             players=game["players"],
-            status=game["status"],
+            status=GameStatus(game["status"]),
             termination=game["termination"],
             decisions=game["decisions"],
             seats=tuple(seats[game["id"]]),
@@ -278,10 +280,7 @@ def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], s
     where = f"game {record.game_id!r}"
     if not record.game_id:
         raise ValueError("a game record needs a game_id")
-    if record.status not in STATUSES:
-        raise ValueError(
-            f"{where}: status must be one of {', '.join(STATUSES)}, not {record.status!r}"
-        )
+    _checked(GameStatus, record.status, f"{where}: status")
     if not record.seats:
         raise ValueError(f"{where}: a game record needs at least one seat")
     numbers = [seat.seat for seat in record.seats]
@@ -290,6 +289,7 @@ def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], s
     if record.seed not in _INT64:
         raise ValueError(f"{where}: seed {record.seed} does not fit a signed 64-bit integer")
     for seat in record.seats:
+        _checked(Fault, seat.fault, f"{where}: seat {seat.seat} fault")
         if not (math.isfinite(seat.score) and math.isfinite(seat.time_ms)):
             raise ValueError(f"{where}: seat {seat.seat} has a non-finite score or time")
     game_row = {
@@ -325,6 +325,17 @@ def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], s
         [[d.seat, d.action, int(d.by_referee), d.ms] for d in record.decisions], where, "decisions"
     )
     return game_row, seat_rows, decisions
+
+
+def _checked(kind: type[_Value], value: str, what: str) -> _Value:
+    """``value`` as a member of ``kind``; a ValueError naming the allowed values for anything
+    else (a caller that is not type-checked may pass any string, and a stored value that is not
+    a member could not be loaded again)."""
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(kind)
+        raise ValueError(f"{what} must be one of {allowed}, not {value!r}") from None
 
 
 def _json(value: Any, where: str, what: str) -> str:

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from arena.faults import Fault
 from arena.ratings import CONSERVATIVE_K, conservative
-from arena.record import BotIdentity
+from arena.record import BotIdentity, GameStatus
 from arena.store.db import StoreError
 
 
@@ -64,20 +65,20 @@ def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
                    sum(s.rank = 1) AS first_seats,
                    sum(s.score) AS score_sum,
                    count(*) AS seat_count,
-                   max(s.fault <> 'ok') AS faulted
+                   max(s.fault <> :ok) AS faulted
             FROM seats s JOIN games g ON g.id = s.game_id
             WHERE g.title = :title
             GROUP BY s.bot_id, s.game_id
         ),
         per_bot AS (
             SELECT bot_id,
-                   sum(status = 'complete') AS games,
-                   sum(CASE WHEN status = 'complete' THEN seat_count END) AS seats,
-                   sum(CASE WHEN status = 'complete' THEN first_seats END) AS wins,
-                   sum(CASE WHEN status = 'complete' THEN score_sum END)
-                       / sum(CASE WHEN status = 'complete' THEN seat_count END) AS mean_score,
-                   sum(status = 'complete' AND faulted) AS faults,
-                   sum(status = 'aborted') AS aborted
+                   sum(status = :complete) AS games,
+                   sum(CASE WHEN status = :complete THEN seat_count END) AS seats,
+                   sum(CASE WHEN status = :complete THEN first_seats END) AS wins,
+                   sum(CASE WHEN status = :complete THEN score_sum END)
+                       / sum(CASE WHEN status = :complete THEN seat_count END) AS mean_score,
+                   sum(status = :complete AND faulted) AS faults,
+                   sum(status = :aborted) AS aborted
             FROM per_game GROUP BY bot_id
         )
         SELECT b.id AS bot_id, b.name, b.version, b.digest, r.mu, r.sigma,
@@ -90,7 +91,13 @@ def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
         WHERE r.title = :title
         ORDER BY r.mu - :k * r.sigma DESC, r.mu DESC, b.name, b.version, b.id
         """,
-        {"title": title, "k": CONSERVATIVE_K},
+        {
+            "title": title,
+            "k": CONSERVATIVE_K,
+            "ok": Fault.OK,
+            "complete": GameStatus.COMPLETE,
+            "aborted": GameStatus.ABORTED,
+        },
     )
     return [
         LeaderboardRow(

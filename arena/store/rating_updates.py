@@ -14,6 +14,7 @@ import trueskill
 from sqlite_utils import Database
 
 from arena import ratings
+from arena.record import GameStatus
 from arena.store.db import write_transaction
 
 
@@ -68,10 +69,10 @@ def recompute(db: Database, env: trueskill.TrueSkill, title: str | None = None) 
         db.execute("DELETE FROM ratings WHERE 1" + only, params)
         games = list(
             db.query(
-                "SELECT id, title, finished_at FROM games WHERE status = 'complete'"
+                "SELECT id, title, finished_at FROM games WHERE status = ?"
                 + only
                 + " ORDER BY seq",
-                params,
+                [GameStatus.COMPLETE, *params],
             )
         )
         for game in games:

@@ -11,7 +11,7 @@ import trueskill
 from sqlite_utils import Database
 
 from arena import ratings
-from arena.record import GameRecord
+from arena.record import GameRecord, GameStatus
 from arena.seeds import derive_deal_key
 from arena.store import games, migrations, queries, rating_updates
 from arena.store.db import (
@@ -131,7 +131,7 @@ class Store:
         *,
         title: str | None = None,
         bot: str | None = None,
-        status: str | None = None,
+        status: GameStatus | None = None,
         limit: int | None = 50,
     ) -> list[GameSummary]:
         """Stored games, newest first, filtered by title, bot (name or name@version), status."""

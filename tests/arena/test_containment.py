@@ -11,8 +11,8 @@ from arena.containment.limits import DEFAULT_LIMITS
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.referee import TimeControl, play_game
-from tests.arena.toygame import GAME
-from tests.conftest import FAKEBOT, bot_processes
+from tests.support.paths import FAKEBOT
+from tests.support.toygame import GAME
 
 REFEREE_CODE = Path(__file__).resolve().parents[2] / "arena" / "referee.py"
 CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
@@ -22,7 +22,7 @@ def play(bots, tmp_path):
     with Lineup([load_bot(b) for b in bots], time_control=CLOCK, log_dir=tmp_path) as lineup:
         return play_game(
             GAME,
-            lineup.entrants(list(range(len(bots))), "g"),
+            lineup.seated(list(range(len(bots))), "g"),
             seed=1,
             options={"rounds": 2},
             time_control=CLOCK,
@@ -79,14 +79,14 @@ def test_a_bot_sees_none_of_the_referees_environment(make_bot, tmp_path, monkeyp
 def test_in_process_bots_report_no_cpu_of_their_own():
     from arena.inprocess import InProcessBot, random_decider
     from arena.record import BotIdentity
-    from arena.referee import Entrant
+    from arena.referee import SeatedBot
 
-    bots = [Entrant(BotIdentity("r", "", "-"), InProcessBot(random_decider(s))) for s in range(3)]
+    bots = [SeatedBot(BotIdentity("r", "", "-"), InProcessBot(random_decider(s))) for s in range(3)]
     record = play_game(GAME, bots, seed=1, options={})
     assert all(seat.cpu_ms is None for seat in record.seats)
 
 
-def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path):
+def test_a_fork_bomb_is_capped_and_every_process_of_it_killed(make_bot, tmp_path, bot_processes):
     bomb = make_bot("forkbomb")
     record = play([bomb, make_bot("good"), make_bot("good", name="g2")], tmp_path)
     assert record.status == "complete"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,13 +21,13 @@ from arena.games import get_game
 from arena.inprocess import InProcessBot
 from arena.manifest import load_bot
 from arena.record import BotIdentity
-from arena.referee import REFEREE_ERROR, Entrant, FaultPolicy, play_game
+from arena.referee import REFEREE_ERROR, FaultPolicy, SeatedBot, play_game
 from arena.store import Store, open_store
 from protocol import codec, legal, messages
-from tests import hostile
-from tests.arena import kindsgame, toygame
+from tests.support import hostile, kindsgame, toygame
+from tests.support.paths import FAKEBOT
 
-FAKEBOT = Path(__file__).resolve().parent.parent / "fakebots" / "fakebot.py"
+pytestmark = pytest.mark.slow  # property runs through the referee and real bot processes
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -236,8 +235,8 @@ def _hostile_game(title: str, data: st.DataObject, seed: int, policy: FaultPolic
     def randomly(view: dict[str, Any], desc: dict[str, Any]) -> Any:
         return legal.random_action(desc, rng)
 
-    entrants = [Entrant(BotIdentity("hostile", "1", "h"), WireBot(answer))] + [
-        Entrant(BotIdentity(f"random{i}", "1", f"r{i}"), WireBot(randomly))
+    entrants = [SeatedBot(BotIdentity("hostile", "1", "h"), WireBot(answer))] + [
+        SeatedBot(BotIdentity(f"random{i}", "1", f"r{i}"), WireBot(randomly))
         for i in range(1, players)
     ]
     return play_game(game, entrants, seed=seed, options=options, fault_policy=policy)

@@ -18,9 +18,9 @@ from arena.cli.app import app
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, FaultPolicy, TimeControl, play_game, slowest_seat
+from arena.referee import FaultPolicy, SeatedBot, TimeControl, play_game, slowest_seat
 from protocol import legal
-from tests.arena.toygame import GAME as TOY
+from tests.support.toygame import GAME as TOY
 
 
 class Clock:
@@ -79,7 +79,7 @@ def game(
 ) -> tuple[GameRecord, list[Thinker]]:
     bots = [Thinker(clock, s) for s in seconds]
     entrants = [
-        Entrant(BotIdentity(f"bot{seat}", "1", f"d{seat}"), bot) for seat, bot in enumerate(bots)
+        SeatedBot(BotIdentity(f"bot{seat}", "1", f"d{seat}"), bot) for seat, bot in enumerate(bots)
     ]
     time_control = TimeControl(decision_s=100.0, bank_s=0.0, game_s=game_s)
     record = play_game(
@@ -173,7 +173,7 @@ def test_a_real_bot_idling_at_every_request_is_faulted_and_the_others_complete(m
     with Lineup([load_bot(b) for b in bots], time_control=clock_, log_dir=tmp_path) as lineup:
         record = play_game(
             TOY,
-            lineup.entrants([0, 1, 2], "g1"),
+            lineup.seated([0, 1, 2], "g1"),
             seed=7,
             options={"rounds": 12},
             time_control=clock_,
@@ -189,6 +189,7 @@ def test_a_real_bot_idling_at_every_request_is_faulted_and_the_others_complete(m
     assert 3 <= idler.decisions < 12
 
 
+@pytest.mark.slow
 def test_the_command_line_takes_game_ms(make_bot, tmp_path, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     idle = str(make_bot("idle"))

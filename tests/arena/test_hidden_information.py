@@ -18,7 +18,7 @@ import pytest
 from arena.games import get_game
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, play_game, seat_seed
+from arena.referee import SeatedBot, play_game, seat_seed
 from arena.replay import replay
 from protocol import codec, legal
 
@@ -45,7 +45,7 @@ def play_scripted(players: int, seed: int, variants: list[str], script: list[Any
         bot.keep_messages = True
     record = play_game(
         GAME,
-        [Entrant(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
+        [SeatedBot(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
         seed=seed,
         options={"variants": variants},
         game_id="twin",

@@ -11,19 +11,19 @@ import pytest
 from arena.faults import BotCrashed
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity
-from arena.referee import REFEREE_ERROR, Entrant, FaultPolicy, play_game
+from arena.referee import REFEREE_ERROR, FaultPolicy, SeatedBot, play_game
 from protocol import legal
-from tests.arena import toygame
-from tests.arena.toygame import GAME as TOY
+from tests.support import toygame
+from tests.support.toygame import GAME as TOY
 
 
 def first(view: dict[str, Any], desc: dict[str, Any]) -> Any:
     return legal.default_action(desc)
 
 
-def entrants(*decides: Any) -> list[Entrant]:
+def entrants(*decides: Any) -> list[SeatedBot]:
     return [
-        Entrant(BotIdentity(f"bot{seat}", "1", f"d{seat}"), InProcessBot(decide))
+        SeatedBot(BotIdentity(f"bot{seat}", "1", f"d{seat}"), InProcessBot(decide))
         for seat, decide in enumerate(decides)
     ]
 
@@ -117,7 +117,7 @@ def test_an_aborted_game_tells_the_other_seats_who_faulted_but_not_the_bots_outp
     witness = InProcessBot(first)
     witness.keep_messages = True
     seats = entrants(first, leaky, first)
-    seats[0] = Entrant(seats[0].identity, witness)
+    seats[0] = SeatedBot(seats[0].identity, witness)
     record = play_game(TOY, seats, seed=3, options={}, fault_policy=FaultPolicy.ABORT)
     assert record.status == "aborted"
     assert "7 of cups" in record.termination

@@ -11,7 +11,7 @@ import pytest
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.referee import FaultPolicy, TimeControl, play_game
-from tests.arena.toygame import GAME
+from tests.support.toygame import GAME
 
 FAST = TimeControl(decision_s=0.3, bank_s=0.2, startup_s=3.0)
 
@@ -44,7 +44,7 @@ CASES = [
 def play(bots, policy=FaultPolicy.SUBSTITUTE, rounds=3, tmp_path=None):
     manifests = [load_bot(b) for b in bots]
     with Lineup(manifests, time_control=FAST, log_dir=tmp_path) as lineup:
-        entrants = lineup.entrants(list(range(len(bots))), "g1")
+        entrants = lineup.seated(list(range(len(bots))), "g1")
         record = play_game(
             GAME,
             entrants,

@@ -21,9 +21,9 @@ from arena.inprocess import InProcessBot
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, TimeControl, play_game
-from tests.arena.toygame import GAME as TOY
-from tests.conftest import FAKEBOT
+from arena.referee import SeatedBot, TimeControl, play_game
+from tests.support.paths import FAKEBOT
+from tests.support.toygame import GAME as TOY
 
 CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
 INTRIGUE = get_game("intrigue")
@@ -44,7 +44,7 @@ def bytes_bot(folder: Path, raw: bytes, at: int = 1) -> Path:
 def play(game: Any, bots: list[Path], options: dict[str, Any], tmp_path: Path) -> GameRecord:
     manifests = [load_bot(b) for b in bots]
     with Lineup(manifests, time_control=CLOCK, log_dir=tmp_path / "logs") as lineup:
-        entrants = lineup.entrants(list(range(len(bots))), "review")
+        entrants = lineup.seated(list(range(len(bots))), "review")
         return play_game(
             game, entrants, seed=11, options=options, time_control=CLOCK, game_id="review"
         )
@@ -98,7 +98,7 @@ def first_offer(players: int, seat: int) -> tuple[int, dict[str, Any]]:
         return _first_legal(desc)
 
     entrants = [
-        Entrant(BotIdentity(f"s{s}", "", "-"), InProcessBot(decide if s == seat else _first))
+        SeatedBot(BotIdentity(f"s{s}", "", "-"), InProcessBot(decide if s == seat else _first))
         for s in range(players)
     ]
     play_game(INTRIGUE, entrants, seed=11, options={})

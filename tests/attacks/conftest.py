@@ -97,8 +97,8 @@ from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.record import GameRecord
 from arena.referee import TimeControl, play_game
-from tests.arena.toygame import GAME
-from tests.conftest import FAKEBOT
+from tests.support.paths import FAKEBOT
+from tests.support.toygame import GAME
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
@@ -130,6 +130,13 @@ def good_bot(root: Path, name: str = "good") -> Path:
         f'name = "{name}"\nversion = "0"\ncommand = ["{{python}}", "fakebot.py", "good"]\n'
     )
     return target
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every attack is slow (real sandboxed matches, probes that wait for limits to bite)."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -376,7 +383,7 @@ def play_match(
             if between is not None and index > 0:
                 between(index, lineup)
             game_id = f"g{index}"
-            entrants = lineup.entrants(list(range(len(bots))), game_id)
+            entrants = lineup.seated(list(range(len(bots))), game_id)
             for seat, process in enumerate(lineup.processes):
                 host[seat].look(process.pid)
             records.append(

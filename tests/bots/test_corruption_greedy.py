@@ -6,24 +6,13 @@ this is a fast regression guard on the same decide function.
 
 from __future__ import annotations
 
-import importlib.util
 import statistics
-from pathlib import Path
 
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
-
-BOT = Path(__file__).resolve().parents[2] / "bots" / "corruption-greedy" / "bot.py"
-
-
-def load_greedy():
-    spec = importlib.util.spec_from_file_location("corruption_greedy", BOT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from arena.referee import SeatedBot, play_game
+from tests.support.bundled import load_greedy
 
 
 def ranks_of_greedy(pattern: str, games: int) -> list[int]:
@@ -32,7 +21,7 @@ def ranks_of_greedy(pattern: str, games: int) -> list[int]:
     for index in range(games):
         seats = pattern[index % len(pattern) :] + pattern[: index % len(pattern)]
         entrants = [
-            Entrant(
+            SeatedBot(
                 BotIdentity(kind, "", "-"),
                 InProcessBot(greedy.decide if kind == "g" else random_decider(index * 10 + seat)),
             )

@@ -19,7 +19,7 @@ import pytest
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 NAMES = {"h": "intrigue-honest", "s": "intrigue-shark"}
@@ -81,7 +81,7 @@ def play(
                 if slot not in players:
                     players[slot] = type(load(kind).PLAYER)()
                 transport = HookedBot(players[slot].decide, players[slot], log)
-            entrants.append(Entrant(BotIdentity(kind, "", "-"), transport))
+            entrants.append(SeatedBot(BotIdentity(kind, "", "-"), transport))
         record = play_game(get_game("intrigue"), entrants, seed=index, options=options or {})
         assert all(s.fault == "ok" for s in record.seats)
         played.append((seats, record, events))

@@ -13,10 +13,12 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 
 BOT = Path(__file__).resolve().parents[2] / "bots" / "paranoia-survivor" / "bot.py"
 
@@ -29,13 +31,14 @@ def survivor() -> Any:
     return module
 
 
+@pytest.mark.slow
 def test_survivor_beats_four_random_bots_clearly():
     decide = survivor().decide
     ranks = []
     for index in range(60):
         seat = index % 5
         entrants = [
-            Entrant(
+            SeatedBot(
                 BotIdentity("s" if s == seat else "r", "", "-"),
                 InProcessBot(decide if s == seat else random_decider(index * 10 + s)),
             )

@@ -230,6 +230,7 @@ def test_every_command_has_help_with_an_example(run, command):
     assert "Example: arena " + command in " ".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_paranoia_plays_shows_rates_and_checks_end_to_end(run, tmp_path):
     """The third title through every command: real subprocesses, the survivor bot and the
     generic random bot; a seat's replay hides the other hands, the table's shows them."""

@@ -27,7 +27,7 @@ from arena.games import get_game
 from arena.inprocess import InProcessBot
 from arena.printable import cell, shown, visible
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 from arena.store import open_store
 from leagues.reports import read_json, write_json, write_junit
 from leagues.sequential import Bounds, RegressResult, Verdict
@@ -96,7 +96,7 @@ def intrigue_record(game_id: str, hostile: BotIdentity, *, wins: bool = False) -
 
     deciders = [randomly, promiser, randomly]
     entrants = [
-        Entrant(BotIdentity(f"plain{seat}", "1", f"p{seat}"), InProcessBot(decide))
+        SeatedBot(BotIdentity(f"plain{seat}", "1", f"p{seat}"), InProcessBot(decide))
         for seat, decide in enumerate(deciders)
     ]
     record = play_game(get_game("intrigue"), entrants, seed=5, options={}, game_id=game_id)

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
-from tests.readonly_fs import IS_ROOT, read_only_file, read_only_folder
+from tests.support.readonly_fs import IS_ROOT, read_only_file, read_only_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = str(ROOT / "bots" / "random")

@@ -12,7 +12,7 @@ from arena.seeds import SEED_KEY_ENV, secret_from_seed_key
 from arena.store import open_store
 from leagues.runner import prepare_league
 from leagues.spec import load_league
-from tests.leagues.test_league_run import write_league
+from tests.support.leagues import write_league
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = str(ROOT / "bots" / "random")

@@ -10,8 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.containment.readiness import diagnose, readiness
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 BOTS = ["--bot", "bots/random", "--bot", "bots/random", "--bot", "bots/random"]
 
@@ -64,6 +66,7 @@ def test_without_bubblewrap_play_refuses_and_says_how_to_install_it(tmp_path):
     assert not db.exists(), "nothing was played or recorded"
 
 
+@pytest.mark.slow
 def test_unsandboxed_is_loud_and_recorded_with_the_games(tmp_path):
     db = tmp_path / "a.db"
     no_bwrap = os.path.dirname(sys.executable)

@@ -16,14 +16,13 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from arena.store import open_store
-from tests.conftest import bot_processes
-from tests.leagues.test_league_run import (
-    ROOT,
-    assert_ratings_equal_a_recompute,
-    league_command,
-    write_league,
-)
+from tests.support.leagues import assert_ratings_equal_a_recompute, league_command, write_league
+from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.slow  # kills a real league run a dozen times
 
 KILLS = 12
 
@@ -60,7 +59,7 @@ def stored_games(db: Path) -> int:
         return 0
 
 
-def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path):
+def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path, bot_processes):
     league, db = write_league(tmp_path, games=150), tmp_path / "arena.db"
     command = league_command(league, db, workers=2)
     rng = random.Random(2026)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -16,72 +14,14 @@ from leagues.runner import prepare_league, run_league
 from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import load_league
 from leagues.store import LeagueChanged, LeagueStore
-from tests.conftest import bot_processes
+from tests.support.leagues import assert_ratings_equal_a_recompute, league_command, write_league
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def write_league(
-    tmp_path: Path, *, games: int = 12, name: str = "test-league", extra: str = ""
-) -> Path:
-    """A small round-robin of copies of the bundled bots, copied under tmp_path so that
-    bot_processes(tmp_path) sees this test's bots and nobody else's."""
-    bots = tmp_path / "bots"
-    for bot in ("corruption-greedy", "random"):
-        if not (bots / bot).exists():
-            shutil.copytree(ROOT / "bots" / bot, bots / bot)
-    path = tmp_path / "league.toml"
-    path.write_text(
-        f'name = "{name}"\n'
-        'game = "corruption"\n'
-        f'bots = ["{bots / "corruption-greedy"}", {{path = "{bots / "random"}", copies = 3}}]\n'
-        "table_size = 3\n"
-        f"games = {games}\n"
-        "seed = 7\n"
-        "workers = 1\n" + extra
-    )
-    return path
-
-
-def league_command(league: Path, db: Path, workers: int) -> list[str]:
-    """`arena league run` as a separate process (python -m arena)."""
-    import sys
-
-    return [
-        sys.executable,
-        "-m",
-        "arena",
-        "league",
-        "run",
-        str(league),
-        "--db",
-        str(db),
-        "--workers",
-        str(workers),
-    ]
-
-
-def assert_ratings_equal_a_recompute(store) -> None:
-    """The live ratings and their history are exactly (==, every bit) what a recompute from the
-    recorded games gives: each complete game rated once, in save order, none lost."""
-
-    def tables():
-        return (
-            [tuple(r) for r in store.db.execute("SELECT * FROM ratings ORDER BY title, bot_id")],
-            [
-                tuple(r)
-                for r in store.db.execute("SELECT * FROM rating_history ORDER BY game_id, bot_id")
-            ],
-        )
-
-    live = tables()
-    assert live[0], "some bot was rated"
-    store.recompute_ratings()
-    assert tables() == live, "ratings equal a recompute"
+pytestmark = pytest.mark.slow  # real leagues: bot processes, workers, reruns
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
+def test_a_league_plays_every_scheduled_game_once(tmp_path, workers, bot_processes):
     spec = load_league(write_league(tmp_path))
     with open_store(tmp_path / "arena.db", create=True) as store:
         prepared = prepare_league(spec, store, log_dir=None)
@@ -93,7 +33,7 @@ def test_a_league_plays_every_scheduled_game_once(tmp_path, workers):
     assert bot_processes(tmp_path) == [], "every bot process was stopped"
 
 
-def test_an_interrupted_league_resumes_exactly_where_it_stopped(tmp_path):
+def test_an_interrupted_league_resumes_exactly_where_it_stopped(tmp_path, bot_processes):
     spec = load_league(write_league(tmp_path))
     db = tmp_path / "arena.db"
     seen: list[int] = []
@@ -213,7 +153,7 @@ def test_standings_before_any_run_says_what_to_do(cli, tmp_path):
     assert result.exit_code == 1 and "run it first" in result.output
 
 
-def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path):
+def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path, bot_processes):
     """A real SIGINT to a real `arena league run` process with two workers."""
     import signal
     import subprocess

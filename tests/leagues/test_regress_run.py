@@ -16,12 +16,14 @@ from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.manifest import load_bot
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 from arena.seeds import deal_seed, derive_deal_key
 from arena.store import open_store
 from leagues.regress import CANDIDATE, RegressPlan, pair_tasks, run_regress
 from leagues.sequential import Bounds, Verdict, paired_difference, run_sequential
-from tests.bots.test_corruption_greedy import load_greedy
+from tests.support.bundled import load_greedy
+
+pytestmark = pytest.mark.slow  # every test plays real games with bot processes, some hundreds
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM, GREEDY = ROOT / "bots" / "random", ROOT / "bots" / "corruption-greedy"
@@ -216,7 +218,7 @@ def real_differences(candidate, baseline, pairs: int, seed: int) -> list[float]:
             bots[seat] = InProcessBot(decide(seed * 1000 + 2 * k + which))
             record = play_game(
                 game,
-                [Entrant(BotIdentity(str(i), "", "-"), b) for i, b in enumerate(bots)],
+                [SeatedBot(BotIdentity(str(i), "", "-"), b) for i, b in enumerate(bots)],
                 seed=seed * 100_003 + k,
                 options={},
                 bot_seed_key=b"k",

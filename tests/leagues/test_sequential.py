@@ -352,6 +352,7 @@ def calibrations() -> dict[str, Calibration]:
     }
 
 
+@pytest.mark.slow
 def test_calibration_table(calibrations: dict[str, Calibration], capsys) -> None:
     table = calibration_table(calibrations.values())
     with capsys.disabled():
@@ -360,6 +361,7 @@ def test_calibration_table(calibrations: dict[str, Calibration], capsys) -> None
     assert table.count("\n") == len(calibrations) + 1
 
 
+@pytest.mark.slow
 def test_false_alarm_rate_is_alpha(calibrations: dict[str, Calibration]) -> None:
     # Measured: 0.0491 over 20,000 runs (rho 0.5). The approximations (estimated variance,
     # min_pairs, overshoot) happen to cancel here, so the rate is alpha itself, not below it:
@@ -372,6 +374,7 @@ def test_false_alarm_rate_is_alpha(calibrations: dict[str, Calibration]) -> None
     assert c.inconclusive_rate <= 0.005, "an identical candidate should be decided in budget"
 
 
+@pytest.mark.slow
 def test_miss_rate_is_beta(calibrations: dict[str, Calibration]) -> None:
     # Measured: 0.0507 over 20,000 runs (rho 0.5).
     c = calibrations["regression"]
@@ -381,18 +384,21 @@ def test_miss_rate_is_beta(calibrations: dict[str, Calibration]) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_much_weaker_candidate_is_caught_fast(calibrations: dict[str, Calibration]) -> None:
     c = calibrations["much weaker"]
     assert c.fail_rate >= 0.99, f"caught only {c.fail_rate:.3f} of clear regressions"
     assert c.median_pairs <= 40, f"median {c.median_pairs} pairs to catch delta = -0.3"
 
 
+@pytest.mark.slow
 def test_a_better_candidate_passes(calibrations: dict[str, Calibration]) -> None:
     c = calibrations["better"]
     assert c.pass_rate >= 0.99, f"passed only {c.pass_rate:.3f} of better candidates"
     assert c.median_pairs <= 100
 
 
+@pytest.mark.slow
 def test_low_variance_games_are_only_more_cautious(calibrations: dict[str, Calibration]) -> None:
     # At rho 0.8 the variance of d (~0.046) is at the floor (0.0475): the floor can only
     # lower both error rates (measured 0.025 and 0.034 over 20,000 runs).

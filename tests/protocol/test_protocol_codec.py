@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from protocol_strategies import json_objects
 
 from protocol import codec
-from tests import hostile
+from tests.support import hostile
 
 line_bodies = st.binary(max_size=40).map(lambda b: b.replace(b"\n", b""))
 
@@ -275,6 +275,7 @@ def test_subclasses_of_json_types_count_as_those_types():
         codec.check_value(collections.UserList([1]))
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(line=hostile.hostile_lines)
 def test_a_hostile_line_decodes_to_an_allowed_value_or_a_decode_error(line):
@@ -290,6 +291,7 @@ def test_a_hostile_line_decodes_to_an_allowed_value_or_a_decode_error(line):
     assert hostile.problems(message) == [], (line, message)
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(value=hostile.trees.map(hostile.write))
 def test_decode_and_the_oracle_agree_on_shallow_values(value):

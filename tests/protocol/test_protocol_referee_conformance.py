@@ -14,7 +14,7 @@ from arena.inprocess import InProcessBot, random_decider
 from arena.manifest import load_bot
 from arena.match import MatchPlan, play_match
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, FaultPolicy, play_game
+from arena.referee import FaultPolicy, SeatedBot, play_game
 
 
 def illegal(view: dict[str, Any], desc: dict[str, Any]) -> Any:
@@ -34,7 +34,7 @@ def play(
     title: str, players: int, seed: int, **kwargs: Any
 ) -> tuple[list[InProcessBot], GameRecord]:
     bots = seats(players, seed, kwargs.pop("illegal_seat", None))
-    entrants = [Entrant(BotIdentity(f"b{i}", "0", "-"), bot) for i, bot in enumerate(bots)]
+    entrants = [SeatedBot(BotIdentity(f"b{i}", "0", "-"), bot) for i, bot in enumerate(bots)]
     record = play_game(get_game(title), entrants, seed=seed, options={}, **kwargs)
     return bots, record
 

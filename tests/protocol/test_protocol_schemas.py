@@ -61,6 +61,7 @@ time_controls = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(deadline=None)  # nineteen generated arguments: slow CI must not make it flaky
 @given(
     arena_version=st.text(max_size=10),

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
+from arena.faults import Fault
+from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from arena.store import Store, open_store
 
 ALPHA = BotIdentity("alpha", "1.0", "a1a1", "/bots/alpha")
@@ -54,9 +55,9 @@ def make_game(
     seats: Sequence[tuple[BotIdentity, int]],
     *,
     title: str = "corruption",
-    status: str = "complete",
+    status: GameStatus = GameStatus.COMPLETE,
     finished_at: str = "2025-01-01T00:00:00Z",
-    faults: dict[int, str] | None = None,
+    faults: dict[int, Fault] | None = None,
     scores: Sequence[float] | None = None,
     decisions: Sequence[DecisionRecord] | None = None,
     options: dict[str, Any] | None = None,
@@ -75,7 +76,7 @@ def make_game(
                 bot=bot,
                 score=float(scores[i]) if scores is not None else float(n - rank),
                 rank=rank,
-                fault=faults.get(i, "ok"),
+                fault=faults.get(i, Fault.OK),
                 fault_reason=None if i not in faults else f"seat {i} did {faults[i]}",
                 time_ms=10.0 * (i + 1),
                 decisions=3,
@@ -86,7 +87,7 @@ def make_game(
         if decisions is not None
         else tuple(DecisionRecord(seat=i % n, action=i, ms=1.25) for i in range(3 * n)),
         status=status,
-        termination="normal" if status == "complete" else "seat 0 crashed",
+        termination="normal" if status == GameStatus.COMPLETE else "seat 0 crashed",
         started_at="2025-01-01T00:00:00Z",
         finished_at=finished_at,
         detail={"rounds": 3},

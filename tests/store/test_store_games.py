@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import pytest
 import sqlite_utils.db
 
 from arena.faults import Fault
-from arena.record import BotIdentity, DecisionRecord, GameRecord, SeatRecord
+from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from arena.store import (
     DuplicateGame,
     GameNotFound,
@@ -133,10 +136,10 @@ def test_save_is_atomic(
     before = table_rows(store)
     game = make_game("g1", [(bots.gamma, 1), (bots.alpha, 2)])
     inserted: list[str] = []
-    monkeypatch.setattr(
-        store.db, "_tracer", lambda sql, params: inserted.append(sql.split("(")[0].strip())
-    )
-    with monkeypatch.context() as patch:
+    with (
+        store.db.tracer(lambda sql, params: inserted.append(sql.split("(")[0].strip())),
+        monkeypatch.context() as patch,
+    ):
         patch.setattr(target, attribute, replacement)
         with pytest.raises(RuntimeError, match="simulated crash"):
             store.save_game(game)
@@ -167,6 +170,10 @@ def test_bad_records_are_refused_before_writing(store: Store, make_game, bots, t
     bad = [
         (GameRecord(**{**good.__dict__, "status": "finished"}), "status must be one of"),
         (GameRecord(**{**good.__dict__, "seats": ()}), "at least one seat"),
+        (
+            GameRecord(**{**good.__dict__, "seats": (replace(good.seats[0], fault="oops"),)}),
+            "seat 0 fault must be one of ok, timeout",
+        ),
         (GameRecord(**{**good.__dict__, "seats": good.seats[:1] * 2}), "seat numbers repeat"),
         (GameRecord(**{**good.__dict__, "seed": 2**64}), "64-bit"),
         (
@@ -180,6 +187,16 @@ def test_bad_records_are_refused_before_writing(store: Store, make_game, bots, t
         with pytest.raises(ValueError, match=message):
             store.save_game(record)
     assert table_rows(store) == before
+
+
+def test_the_schema_check_on_game_status_lists_exactly_the_game_statuses(store: Store) -> None:
+    # The CHECK is in a shipped migration (never edited), so this is what keeps the enum and the
+    # schema from drifting apart: a new GameStatus needs a migration that widens the CHECK.
+    (schema,) = store.db.execute("SELECT sql FROM sqlite_master WHERE name = 'games'").fetchone()
+    match = re.search(r"CHECK \(status IN \(([^)]*)\)\)", schema)
+    assert match, schema
+    allowed = {value.strip().strip("'") for value in match.group(1).split(",")}
+    assert allowed == {status.value for status in GameStatus}
 
 
 def test_bots_are_looked_up_by_name_version_and_digest(store: Store, make_game, bots) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from arena.store import DatabaseLocked, ReadOnlyDatabase, StoreError, open_store
 from arena.store.migrations import known_names
-from tests.readonly_fs import read_only_file, read_only_folder
+from tests.support.readonly_fs import read_only_file, read_only_folder
 
 ARENA_TABLES = {"bots", "games", "seats", "game_decisions", "ratings", "rating_history"}
 

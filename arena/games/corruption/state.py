@@ -349,31 +349,3 @@ def start(
     state._begin_round(events)
     state._advance(events)
     return state, events
-
-
-def _setup_for_test(
-    players: int,
-    layout: dict[str, list[int]],
-    *,
-    first_player: int = 0,
-    variants: tuple[str, ...] = (),
-    seed: int = 0,
-    round_no: int = 1,
-    won: dict[int, list[int]] | None = None,
-) -> tuple[CorruptionState, list[Event]]:
-    """Test-only: a game at the start of ``round_no`` with exactly ``layout``'s contracts under
-    each government (no deal this round), ``won`` contracts already won and a chosen first
-    player; hands are full sets. Everything after that goes through the real ``apply``."""
-    state = CorruptionState(players, seed, frozenset(Variant(v) for v in variants))
-    used = {c for ids in layout.values() for c in ids} | {
-        c for ids in (won or {}).values() for c in ids
-    }
-    state.deck = [c for c in state.deck if c not in used]
-    state.layout = {g: list(layout.get(g.value, [])) for g in GOVERNMENTS}
-    for seat, ids in (won or {}).items():
-        state.won[seat] = list(ids)
-    state.round = round_no - 1
-    events: list[Event] = []
-    state._begin_round(events, deal=False, first_player=first_player)
-    state._advance(events)
-    return state, events

@@ -42,7 +42,6 @@ class IntrigueState:
         players: int,
         seed: int,
         variants: frozenset[Variant],
-        start_cash: list[int] | None = None,
     ) -> None:
         self.players = players
         """Number of seats (3..5)."""
@@ -52,7 +51,7 @@ class IntrigueState:
         """The game's only source of chance: the start player."""
         self.board = Board(players)
         """Where every scholar is."""
-        self.ledger = Ledger(start_cash if start_cash is not None else [START_CASH] * players)
+        self.ledger = Ledger([START_CASH] * players)
         """Everybody's ducats."""
         self.start_player = 0
         """The seat that takes the first turn of every round."""
@@ -245,66 +244,21 @@ class IntrigueState:
 
 
 def start(
-    players: int, seed: int, variants: frozenset[Variant], start_cash: list[int] | None = None
+    players: int, seed: int, variants: frozenset[Variant]
 ) -> tuple[IntrigueState, list[Event]]:
-    """A new game and its setup events (start player, round 1, the first turn).
+    """A new game and its setup events (start player, round 1, the first turn)."""
+    return begin(IntrigueState(players, seed, variants))
 
-    ``start_cash`` is for tests only (e.g. the hidden-information twin games)."""
-    state = IntrigueState(players, seed, variants, start_cash)
+
+def begin(state: IntrigueState) -> tuple[IntrigueState, list[Event]]:
+    """Play a fresh state's setup (start player, round 1, the first turn) and return its events.
+
+    ``start`` is this on a new state; a test may change the fresh state first (e.g. the
+    starting cash of the hidden-information twin games)."""
+    players = state.players
     state.start_player = state.rng.randrange(players)
     events = [Event("start-player", {"seat": state.start_player, "reason": "random"})]
     state._begin_round(events)
-    state._begin_turn(events)
-    state._advance(events)
-    return state, events
-
-
-Piece = tuple[int, str]
-"""(owner seat, scholar type): a scholar in a test position."""
-
-
-def _setup_for_test(
-    players: int,
-    *,
-    seat: int = 0,
-    start_player: int = 0,
-    round_no: int = 1,
-    variants: tuple[str, ...] = (),
-    cash: list[int] | None = None,
-    inside: dict[int, dict[int, Piece]] | None = None,
-    waiting: dict[int, list[Piece]] | None = None,
-    island: list[Piece] | None = None,
-    hands_to_island: bool = False,
-) -> tuple[IntrigueState, list[Event]]:
-    """Test-only: a game at the start of ``seat``'s turn in ``round_no`` (before its income),
-    with scholars ``inside`` palaces (palace -> section -> piece), ``waiting`` in front of them
-    (palace -> pieces in arrival order) and on the ``island``; every other scholar is in hand,
-    or on the island too with ``hands_to_island`` (a round-5 position). Each piece takes the
-    lowest unused id of its owner and type. Everything after that goes through ``apply``."""
-    state = IntrigueState(players, 0, frozenset(Variant(v) for v in variants), cash)
-    board = state.board
-
-    def take(piece: Piece) -> int:
-        owner, type_ = piece
-        scholar = board.first_in_hand(owner, type_)
-        assert scholar is not None, f"seat {owner} has no {type_} left for the position"
-        board.hands[owner].remove(scholar)
-        return scholar
-
-    for palace, sections in (inside or {}).items():
-        for section, piece in sections.items():
-            board.sections[palace][section] = take(piece)
-    for palace, pieces in (waiting or {}).items():
-        board.waiting[palace].extend(take(piece) for piece in pieces)
-    board.island.extend(take(piece) for piece in island or [])
-    if hands_to_island:
-        for hand in board.hands:
-            board.island.extend(hand)
-            hand.clear()
-    state.start_player = start_player
-    state.round = round_no
-    state.turn_index = (seat - start_player) % players
-    events: list[Event] = []
     state._begin_turn(events)
     state._advance(events)
     return state, events

@@ -35,9 +35,9 @@ from arena.games.paranoia.vocabulary import (
     Clearance,
     ClearanceProvenance,
     Condition,
-    Counter,
     Effect,
     Mission,
+    MissionCounter,
     Op,
     Provenance,
     Section,
@@ -91,7 +91,7 @@ def _effect(raw: Any, where: str, field: str, kind: SectionKind | None) -> Effec
     if missing := required - set(raw):
         raise _bad(where, field, f"op {op} needs {sorted(missing)}")
     values: dict[str, Any] = {"op": op}
-    for key, cls in (("target", Target), ("counter", Counter), ("when", When)):
+    for key, cls in (("target", Target), ("counter", MissionCounter), ("when", When)):
         if key in raw:
             values[key] = _enum(cls, raw[key], where, f"{field}.{key}")
     if "amount" in raw:
@@ -207,7 +207,7 @@ def _condition(raw: Any, where: str, field: str, role: str | None) -> Condition:
         raise _bad(where, field, f"test {test} needs a secret_role on the mission")
     if not bounded:
         return Condition(test)
-    counter = _enum(Counter, raw["counter"], where, f"{field}.counter")
+    counter = _enum(MissionCounter, raw["counter"], where, f"{field}.counter")
     return Condition(test, counter, _int(raw["value"], where, f"{field}.value", 0))
 
 

@@ -22,7 +22,7 @@ from arena.games.paranoia.plays import (
     distinct,
     section_options,
 )
-from arena.games.paranoia.vocabulary import Counter, Op, SectionKind
+from arena.games.paranoia.vocabulary import MissionCounter, Op, SectionKind
 
 if TYPE_CHECKING:
     from arena.games.paranoia.state import ParanoiaState
@@ -99,7 +99,7 @@ def _begin_mission(state: ParanoiaState) -> None:
             return_clone(state, t.seat, "mission")
         t.took_wounds = t.died = t.killed_traitor = False
         t.skips = 0
-    state.counters = dict.fromkeys(Counter, 0)
+    state.counters = dict.fromkeys(MissionCounter, 0)
     state.turns_taken = state.plays = 0
     state.end_requested = state.completed = False
     card_id, reshuffled = state.missions.draw()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter as Tally
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from arena.games.paranoia.table import START_CLONES
@@ -41,20 +41,20 @@ def broken(state: ParanoiaState) -> list[str]:
 def _cards_conserved(state: ParanoiaState) -> list[str]:
     """Every action card copy is in exactly one place: deck, discards, a hand, the chain or
     the table; every mission card in the mission deck, its discards or in play."""
-    where = Tally(state.actions.cards) + Tally(state.actions.discards)
+    where = Counter(state.actions.cards) + Counter(state.actions.discards)
     for t in state.ts:
-        where += Tally(t.hand)
-    where += Tally(p.card.id for p in state.chain)
-    where += Tally(c.play.card.id for c in state.table)
-    expected = Tally({a.id: a.count for a in state.cards.actions})
+        where += Counter(t.hand)
+    where += Counter(p.card.id for p in state.chain)
+    where += Counter(c.play.card.id for c in state.table)
+    expected = Counter({a.id: a.count for a in state.cards.actions})
     problems = []
     if where != expected:
         problems.append(
             f"action cards not conserved: {dict((where - expected) + (expected - where))}"
         )
-    missions = Tally(state.missions.cards) + Tally(state.missions.discards)
+    missions = Counter(state.missions.cards) + Counter(state.missions.discards)
     if state.mission is not None and state.phase.value != "over":
         missions[state.mission.id] += 1
-    if missions != Tally({m.id: m.count for m in state.cards.missions}):
+    if missions != Counter({m.id: m.count for m in state.cards.missions}):
         problems.append("mission cards not conserved")
     return problems

@@ -19,7 +19,7 @@ from arena.games.paranoia import view as _view
 from arena.games.paranoia.flow import Phase
 from arena.games.paranoia.plays import Play, TableCard
 from arena.games.paranoia.table import Clearances, Troubleshooter, action_deck, mission_deck
-from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Counter, Mission
+from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Mission, MissionCounter
 from protocol.legal import choice
 
 
@@ -54,7 +54,7 @@ class ParanoiaState:
         """Missions begun (1 during the first)."""
         self.mission: Mission | None = None
         """The mission being played."""
-        self.counters = dict.fromkeys(Counter, 0)
+        self.counters = dict.fromkeys(MissionCounter, 0)
         """The mission's counters."""
         self.secret_holder: int | None = None
         """The seat holding the mission's secret role, if it hands one out."""
@@ -225,46 +225,4 @@ def start(
 ) -> tuple[ParanoiaState, list[Event]]:
     """A new game, run to its first decision, and the events so far."""
     state = ParanoiaState(players, seed, cards, mission_cap)
-    return state, state._run(None)
-
-
-def _setup_for_test(
-    players: int,
-    *,
-    mission: str,
-    hands: list[list[str]],
-    deck: list[str] | None = None,
-    leader: int = 0,
-    clearances: list[str] | None = None,
-    treason: list[int] | None = None,
-    wounds: list[int] | None = None,
-    clones: list[int] | None = None,
-    cards: CardSet | None = None,
-    mission_cap: int = 40,
-    seed: int = 0,
-) -> tuple[ParanoiaState, list[Event]]:
-    """Test-only: a game about to begin ``mission`` with ``leader`` leading, each seat holding
-    ``hands[seat]``, the Action deck's top cards being ``deck`` (first drawn first; the rest of
-    the set shuffled beneath), and the given clearances, treason, wounds and clones. The flow
-    then runs as in play (deal top-ups included) to its first decision; everything after that
-    goes through ``apply``."""
-    from arena.games.paranoia.cardset import load_cardset
-
-    state = ParanoiaState(players, seed, cards or load_cardset(), mission_cap)
-    rest = list(state.actions.cards)
-    deck = deck or []
-    for card in [c for hand in hands for c in hand] + deck:
-        rest.remove(card)  # ValueError: more copies asked for than the set has
-    state.actions.cards = rest + deck[::-1]
-    missions = state.missions.cards
-    missions.remove(mission)
-    missions.append(mission)
-    state.leader = leader
-    for t in state.ts:
-        t.hand = list(hands[t.seat])
-        t.rank = CLEARANCES.index(clearances[t.seat]) if clearances else 0
-        t.treason = treason[t.seat] if treason else 0
-        t.wounds = wounds[t.seat] if wounds else 0
-        t.clones = clones[t.seat] if clones else t.clones
-    state._flow = _flow.game(state, draw_leader=False)
     return state, state._run(None)

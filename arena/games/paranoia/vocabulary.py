@@ -73,7 +73,7 @@ class Target(StrEnum):
     MOST_TRAITOROUS = "most_traitorous"
 
 
-class Counter(StrEnum):
+class MissionCounter(StrEnum):
     """A mission counter (all start at 0 and never fall below 0)."""
 
     PROGRESS = "progress"
@@ -190,7 +190,7 @@ class Effect:
     """Whom it acts on, for ops that take a target."""
     amount: int | None = None
     """How many (wounds, treason, cards, counter steps; signed for mission_counter)."""
-    counter: Counter | None = None
+    counter: MissionCounter | None = None
     """The mission counter, for mission_counter."""
     choice: str | None = None
     """For discard: ``random`` or ``owner`` (the discarding player chooses)."""
@@ -248,7 +248,7 @@ class Condition:
 
     test: Check
     """What is tested."""
-    counter: Counter | None = None
+    counter: MissionCounter | None = None
     """For the mission_counter tests."""
     value: int | None = None
     """The bound for the mission_counter tests."""

@@ -8,7 +8,9 @@ from typing import Any
 
 from arena.games.base import Event
 from arena.games.corruption import GAME
-from arena.games.corruption.state import CorruptionState, _setup_for_test
+from arena.games.corruption.cards import Variant
+from arena.games.corruption.contracts import GOVERNMENTS
+from arena.games.corruption.state import CorruptionState
 from protocol.legal import random_action
 
 CH, CS, CAP = "city-hall", "county-seat", "capitol"
@@ -22,13 +24,41 @@ STANDARD = {CH: [1, 2], CS: [3, 4], CAP: [5, 6]}
 """A default layout: contracts 1..6, two per government."""
 
 
+def start_position(
+    players: int,
+    layout: dict[str, list[int]],
+    *,
+    first_player: int = 0,
+    variants: tuple[str, ...] = (),
+    seed: int = 0,
+    round_no: int = 1,
+    won: dict[int, list[int]] | None = None,
+) -> tuple[CorruptionState, list[Event]]:
+    """A game at the start of ``round_no`` with exactly ``layout``'s contracts under
+    each government (no deal this round), ``won`` contracts already won and a chosen first
+    player; hands are full sets. Everything after that goes through the real ``apply``."""
+    state = CorruptionState(players, seed, frozenset(Variant(v) for v in variants))
+    used = {c for ids in layout.values() for c in ids} | {
+        c for ids in (won or {}).values() for c in ids
+    }
+    state.deck = [c for c in state.deck if c not in used]
+    state.layout = {g: list(layout.get(g.value, [])) for g in GOVERNMENTS}
+    for seat, ids in (won or {}).items():
+        state.won[seat] = list(ids)
+    state.round = round_no - 1
+    events: list[Event] = []
+    state._begin_round(events, deal=False, first_player=first_player)
+    state._advance(events)
+    return state, events
+
+
 def new(
     players: int = 3,
     layout: dict[str, list[int]] | None = None,
     **kwargs: Any,
 ) -> CorruptionState:
-    """A game at the start of a round with exactly this layout (see state._setup_for_test)."""
-    state, _ = _setup_for_test(players, layout or STANDARD, **kwargs)
+    """A game at the start of a round with exactly this layout (see start_position)."""
+    state, _ = start_position(players, layout or STANDARD, **kwargs)
     assert state.invariants() == []
     return state
 

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from corruption_helpers import cards_in_view, dump, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,6 +96,7 @@ class Watcher:
         assert characters == full - played_before
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(players=players_st, seed=seed_st, variants=variants_st)
 def test_random_playouts_keep_every_invariant_and_leak_nothing(

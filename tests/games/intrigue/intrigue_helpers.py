@@ -8,15 +8,70 @@ from typing import Any
 
 from arena.games.base import Event
 from arena.games.intrigue import GAME
-from arena.games.intrigue.state import IntrigueState, _setup_for_test
+from arena.games.intrigue.board import Ledger
+from arena.games.intrigue.options import Variant
+from arena.games.intrigue.state import IntrigueState
 from protocol.legal import random_action
 
 SCI, DOC, PRI, CLE = "scientist", "doctor", "priest", "clerk"
 
 
+Piece = tuple[int, str]
+"""(owner seat, scholar type): a scholar in a test position."""
+
+
+def start_position(
+    players: int,
+    *,
+    seat: int = 0,
+    start_player: int = 0,
+    round_no: int = 1,
+    variants: tuple[str, ...] = (),
+    cash: list[int] | None = None,
+    inside: dict[int, dict[int, Piece]] | None = None,
+    waiting: dict[int, list[Piece]] | None = None,
+    island: list[Piece] | None = None,
+    hands_to_island: bool = False,
+) -> tuple[IntrigueState, list[Event]]:
+    """A game at the start of ``seat``'s turn in ``round_no`` (before its income),
+    with scholars ``inside`` palaces (palace -> section -> piece), ``waiting`` in front of them
+    (palace -> pieces in arrival order) and on the ``island``; every other scholar is in hand,
+    or on the island too with ``hands_to_island`` (a round-5 position). Each piece takes the
+    lowest unused id of its owner and type. Everything after that goes through ``apply``."""
+    state = IntrigueState(players, 0, frozenset(Variant(v) for v in variants))
+    if cash is not None:
+        state.ledger = Ledger(cash)  # before anything is paid: the ledger starts from it
+    board = state.board
+
+    def take(piece: Piece) -> int:
+        owner, type_ = piece
+        scholar = board.first_in_hand(owner, type_)
+        assert scholar is not None, f"seat {owner} has no {type_} left for the position"
+        board.hands[owner].remove(scholar)
+        return scholar
+
+    for palace, sections in (inside or {}).items():
+        for section, piece in sections.items():
+            board.sections[palace][section] = take(piece)
+    for palace, pieces in (waiting or {}).items():
+        board.waiting[palace].extend(take(piece) for piece in pieces)
+    board.island.extend(take(piece) for piece in island or [])
+    if hands_to_island:
+        for hand in board.hands:
+            board.island.extend(hand)
+            hand.clear()
+    state.start_player = start_player
+    state.round = round_no
+    state.turn_index = (seat - start_player) % players
+    events: list[Event] = []
+    state._begin_turn(events)
+    state._advance(events)
+    return state, events
+
+
 def new(players: int = 3, **kwargs: Any) -> tuple[IntrigueState, list[Event]]:
-    """A game at the start of a chosen turn in a chosen position (see state._setup_for_test)."""
-    state, events = _setup_for_test(players, **kwargs)
+    """A game at the start of a chosen turn in a chosen position (see start_position)."""
+    state, events = start_position(players, **kwargs)
     assert state.invariants() == []
     return state, events
 

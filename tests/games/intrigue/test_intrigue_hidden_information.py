@@ -17,12 +17,13 @@ import pytest
 
 from arena.games.base import Event
 from arena.games.intrigue import state as intrigue_state
+from arena.games.intrigue.board import Ledger
 from arena.games.intrigue.game import IntrigueGame
 from arena.games.intrigue.options import parse_variants
 from arena.games.intrigue.scholars import START_CASH
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity, GameRecord
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 from protocol import codec, legal
 
 
@@ -40,7 +41,9 @@ class TwinGame(IntrigueGame):
     ) -> tuple[intrigue_state.IntrigueState, list[Event]]:
         cash = [START_CASH] * players
         cash[self.rich] += self.bonus
-        return intrigue_state.start(players, seed, parse_variants(options), start_cash=cash)
+        state = intrigue_state.IntrigueState(players, seed, parse_variants(options))
+        state.ledger = Ledger(cash)
+        return intrigue_state.begin(state)
 
 
 def cash_blind(rng: random.Random):
@@ -80,7 +83,7 @@ def play(
         bots.append(bot)
     record = play_game(
         TwinGame(rich=rich, bonus=bonus),
-        [Entrant(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
+        [SeatedBot(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
         seed=seed,
         options={"variants": variants},
         game_id="twin",

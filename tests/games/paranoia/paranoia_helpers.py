@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.games.base import Event
+from arena.games.paranoia import flow as _flow
 from arena.games.paranoia.cardset import DEFAULT_PATH, load_cardset
-from arena.games.paranoia.state import ParanoiaState, _setup_for_test
-from arena.games.paranoia.vocabulary import CardSet
+from arena.games.paranoia.state import ParanoiaState
+from arena.games.paranoia.vocabulary import CLEARANCES, CardSet
 
 PASS = {"pass": True}
 
@@ -82,6 +83,46 @@ FILLER = [
 list holds each at most as many times as the set has copies)."""
 
 
+def start_position(
+    players: int,
+    *,
+    mission: str,
+    hands: list[list[str]],
+    deck: list[str] | None = None,
+    leader: int = 0,
+    clearances: list[str] | None = None,
+    treason: list[int] | None = None,
+    wounds: list[int] | None = None,
+    clones: list[int] | None = None,
+    cards: CardSet | None = None,
+    mission_cap: int = 40,
+    seed: int = 0,
+) -> tuple[ParanoiaState, list[Event]]:
+    """A game about to begin ``mission`` with ``leader`` leading, each seat holding
+    ``hands[seat]``, the Action deck's top cards being ``deck`` (first drawn first; the rest of
+    the set shuffled beneath), and the given clearances, treason, wounds and clones. The flow
+    then runs as in play (deal top-ups included) to its first decision; everything after that
+    goes through ``apply``."""
+    state = ParanoiaState(players, seed, cards or load_cardset(), mission_cap)
+    rest = list(state.actions.cards)
+    deck = deck or []
+    for card in [c for hand in hands for c in hand] + deck:
+        rest.remove(card)  # ValueError: more copies asked for than the set has
+    state.actions.cards = rest + deck[::-1]
+    missions = state.missions.cards
+    missions.remove(mission)
+    missions.append(mission)
+    state.leader = leader
+    for t in state.ts:
+        t.hand = list(hands[t.seat])
+        t.rank = CLEARANCES.index(clearances[t.seat]) if clearances else 0
+        t.treason = treason[t.seat] if treason else 0
+        t.wounds = wounds[t.seat] if wounds else 0
+        t.clones = clones[t.seat] if clones else t.clones
+    state._flow = _flow.game(state, draw_leader=False)
+    return state, state._run(None)
+
+
 def new(
     players: int = 4,
     *,
@@ -91,7 +132,7 @@ def new(
     mission: str = "routine-happiness-survey",
     **kwargs: Any,
 ) -> tuple[ParanoiaState, list[Event]]:
-    """A game about to begin ``mission`` (see state._setup_for_test). Each hand is padded with
+    """A game about to begin ``mission`` (see start_position). Each hand is padded with
     filler to ``size`` cards (an int, or one per seat) and, when ``deck`` is None, the leader's
     bonus card is a filler."""
     hands = [list(h) for h in (hands or [[] for _ in range(players)])]
@@ -104,7 +145,7 @@ def new(
             hand.append(pool.pop(0))
     if deck is None:
         deck = [pool.pop(0)]
-    state, events = _setup_for_test(players, mission=mission, hands=hands, deck=deck, **kwargs)
+    state, events = start_position(players, mission=mission, hands=hands, deck=deck, **kwargs)
     assert state.invariants() == []
     return state, events
 

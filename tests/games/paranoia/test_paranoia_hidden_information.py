@@ -28,7 +28,7 @@ from arena.games.paranoia.state import ParanoiaState
 from arena.games.paranoia.vocabulary import SectionKind
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity
-from arena.referee import Entrant, play_game
+from arena.referee import SeatedBot, play_game
 from protocol import codec, legal, messages
 
 GAME = get_game("paranoia")
@@ -277,6 +277,7 @@ def _undo(state: ParanoiaState, undo: list[Any]) -> None:
         t.hand[:] = hand
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 5, 8])
 def test_a_view_is_the_same_whatever_is_hidden_from_its_seat(players):
     changed_truth = 0
@@ -313,7 +314,7 @@ def test_the_referee_sends_no_seat_another_seats_cards_or_the_role_holder():
             bot.received.clear()
         record = play_game(
             GAME,
-            [Entrant(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
+            [SeatedBot(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
             seed=seed,
             options={},
             game_id=f"g{seed}",
