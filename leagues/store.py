@@ -20,6 +20,7 @@ from arena.record import GameRecord
 from arena.store import Store, StoreError
 from arena.store.db import translate_errors, write_transaction
 from arena.store.migrations import migrations
+from leagues.standings import Standings, compute_standings
 
 
 @migrations()
@@ -167,6 +168,14 @@ class LeagueStore:
                     [league_id],
                 )
             )
+
+    def standings(self, league: LeagueRow) -> Standings:
+        """The league's standings as recorded so far, with its disqualifications."""
+        result = compute_standings(
+            self.seats(league.id), name=league.name, title=league.title, scheduled=league.games
+        )
+        result.disqualified.extend(self.disqualified(league.id).values())
+        return result
 
     def seat_faults(self, league_id: int) -> list[tuple[int, int, Fault]]:
         """(task index, seat, fault) for every seat of the league's stored games."""
