@@ -21,7 +21,7 @@ from arena.store.decisions import unpack
 from leagues import tally
 from leagues.standings import Standings
 from leagues.store import LeagueRow, LeagueStore
-from tests.store.test_league_store import M005_IDS, SCHEMA_M005
+from tests.support.schemas import M005_IDS, SCHEMA_M005
 from tests.support.standings_reference import compute_standings
 
 BOTS = [BotIdentity(name, "1", name[0] * 4, f"/bots/{name}") for name in ("ann", "bob", "cy")]

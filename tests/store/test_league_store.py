@@ -14,17 +14,7 @@ import pytest
 from arena.store import DuplicateGame, Store, open_store
 from arena.store.migrations import known_names, migrations
 from leagues.store import LeagueChanged, LeagueStore
-
-SCHEMA_M005 = Path(__file__).with_name("schema_m005.sql")
-SCHEMA_M009 = Path(__file__).with_name("schema_m009.sql")
-M005_IDS = [
-    "m001_initial",
-    "m002_leagues",
-    "m003_seat_cpu",
-    "m004_league_strikes",
-    "m005_game_sandboxed",
-]
-MIGRATION_IDS = [*M005_IDS, "m007_compact_storage", "m008_title_bot_totals", "m009_league_tally"]
+from tests.support.schemas import M005_IDS, MIGRATION_IDS, SCHEMA_M005, SCHEMA_M009
 
 
 def normalised(sql: str) -> str:
