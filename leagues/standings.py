@@ -2,8 +2,8 @@
 confidence intervals, a head-to-head table and faults per bot.
 
 What the standings are; leagues.tally keeps them up to date as each game is stored (so they
-can be read while the league runs, and always agree with what is recorded). Copies of one bot (the same name, version and files)
-are one bot here: they are the same program.
+can be read while the league runs, and always agree with what is recorded). Copies of one bot
+(the same name, version and files) are one bot here: they are the same program.
 """
 
 from __future__ import annotations

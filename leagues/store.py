@@ -3,8 +3,9 @@ games are done, and who is disqualified.
 
 arena.store keeps games, bots and ratings; the league tables live in the same file and are
 created by the migrations below, registered in arena's migration set under the ids existing
-databases already record (m002_leagues, m004_league_strikes). m009_league_tally adds the standings kept by leagues.tally. Importing this module registers
-them; arena.cli (the composition root) imports it before opening any database.
+databases already record (m002_leagues, m004_league_strikes); m009_league_tally adds the
+standings leagues.tally keeps. Importing this module registers them; arena.cli (the
+composition root) imports it before opening any database.
 """
 
 from __future__ import annotations
