@@ -39,7 +39,7 @@ from leagues.lock import LeagueBusy, league_lock
 from leagues.progress import LeagueProgress
 from leagues.runner import prepare_league, run_league
 from leagues.spec import LeagueFileError, LeagueSpec, load_league
-from leagues.standings import Standings, compute_standings
+from leagues.standings import Standings
 from leagues.store import LeagueChanged, LeagueStore
 
 app = typer.Typer(
@@ -191,11 +191,7 @@ def _standings(store: Store, spec: LeagueSpec, scheduled: int) -> Standings:
     league = leagues.find(spec.name)
     if league is None:
         raise typer.Exit(EXIT_FAILED)
-    result = compute_standings(
-        leagues.seats(league.id), name=spec.name, title=spec.game, scheduled=scheduled
-    )
-    result.disqualified.extend(leagues.disqualified(league.id).values())
-    return result
+    return leagues.standings(dataclasses.replace(league, title=spec.game, games=scheduled))
 
 
 def standings_table(result: Standings) -> Table:

@@ -1,9 +1,9 @@
 """League standings: TrueSkill over the league's own games, mean rank and mean score with 95%
 confidence intervals, a head-to-head table and faults per bot.
 
-Computed from the stored games alone (so standings can be read while the league runs, and
-always agree with what is recorded). Copies of one bot (the same name, version and files)
-are one bot here: they are the same program.
+What the standings are; leagues.tally keeps them up to date as each game is stored (so they
+can be read while the league runs, and always agree with what is recorded). Copies of one bot
+(the same name, version and files) are one bot here: they are the same program.
 """
 
 from __future__ import annotations
@@ -11,13 +11,11 @@ from __future__ import annotations
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from arena import ratings
-from arena.faults import Fault
-from arena.record import GameStatus
 
 Z95 = 1.959964
 """Two-sided 95% normal quantile: intervals are mean ± Z95 · sd / √n (n is large in leagues)."""
@@ -37,6 +35,16 @@ class Interval:
         return cls(
             statistics.fmean(values), Z95 * statistics.stdev(values) / math.sqrt(len(values))
         )
+
+    @classmethod
+    def of_sums(cls, n: int, total: float, squares: float) -> Interval:
+        """The interval of n values from their sum and their sum of squares (exact arithmetic
+        on those, so integer values such as ranks give what ``of`` gives)."""
+        if n < 2:
+            return cls(total if n else math.nan, None)
+        exact_total = Fraction(total)
+        variance = max(Fraction(squares) - exact_total * exact_total / n, Fraction(0)) / (n - 1)
+        return cls(float(exact_total / n), Z95 * math.sqrt(variance) / math.sqrt(n))
 
     def text(self, digits: int = 2) -> str:
         if self.half_width is None:
@@ -137,72 +145,7 @@ class Standings:
         }
 
 
-def compute_standings(
-    rows: Iterable[dict[str, Any]], *, name: str, title: str, scheduled: int
-) -> Standings:
-    """Standings from the league's seat rows (leagues.store.LeagueStore.seats), in save order."""
-    games: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    status: dict[str, str] = {}
-    for row in rows:
-        games[row["game_id"]].append(row)
-        status[row["game_id"]] = row["status"]
-    keys = {(r["name"], r["version"], r["digest"]) for seats in games.values() for r in seats}
-    labels = _labels(keys)
-    env = ratings.default_env()
-    rating: dict[tuple[str, str, str], tuple[float, float]] = {}
-    ranks: dict[str, list[float]] = defaultdict(list)
-    scores: dict[str, list[float]] = defaultdict(list)
-    played: dict[str, int] = defaultdict(int)
-    wins: dict[str, int] = defaultdict(int)
-    faults: dict[str, int] = defaultdict(int)
-    meetings: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
-    complete = 0
-    for game_id, seats in games.items():  # dicts keep save order
-        if status[game_id] != GameStatus.COMPLETE:
-            continue
-        complete += 1
-        seat_keys = [((s["name"], s["version"], s["digest"]), s["rank"]) for s in seats]
-        rating.update(ratings.update(env, rating, seat_keys))
-        for key in {k for k, _ in seat_keys}:
-            played[labels[key]] += 1
-        for seat in seats:
-            label = labels[(seat["name"], seat["version"], seat["digest"])]
-            ranks[label].append(seat["rank"])
-            scores[label].append(seat["score"])
-            wins[label] += seat["rank"] == 1
-            faults[label] += seat["fault"] != Fault.OK
-        for x in seats:
-            for y in seats:
-                a = labels[(x["name"], x["version"], x["digest"])]
-                b = labels[(y["name"], y["version"], y["digest"])]
-                if a == b:
-                    continue
-                tally = meetings[(a, b)]
-                tally[0] += 1
-                tally[1] += x["rank"] < y["rank"]
-                tally[2] += x["rank"] == y["rank"]
-    default = (env.mu, env.sigma)
-    bots = [
-        BotStanding(
-            label=labels[key],
-            games=played[labels[key]],
-            seats=len(ranks[labels[key]]),
-            mu=rating.get(key, default)[0],
-            sigma=rating.get(key, default)[1],
-            wins=wins[labels[key]],
-            rank=Interval.of(ranks[labels[key]]),
-            score=Interval.of(scores[labels[key]]),
-            faults=faults[labels[key]],
-        )
-        for key in keys
-        if ranks[labels[key]]
-    ]
-    bots.sort(key=lambda b: (-b.conservative, b.label))
-    head = [HeadToHead(a, b, *tally) for (a, b), tally in sorted(meetings.items())]
-    return Standings(name, title, scheduled, complete, len(games) - complete, bots, head)
-
-
-def _labels(keys: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], str]:
+def labels_of(keys: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], str]:
     """name@version, with a digest prefix where two different bots share name and version."""
     by_label: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
     for key in keys:

@@ -3,8 +3,9 @@ games are done, and who is disqualified.
 
 arena.store keeps games, bots and ratings; the league tables live in the same file and are
 created by the migrations below, registered in arena's migration set under the ids existing
-databases already record (m002_leagues, m004_league_strikes). Importing this module registers
-them; arena.cli (the composition root) imports it before opening any database.
+databases already record (m002_leagues, m004_league_strikes); m009_league_tally adds the
+standings leagues.tally keeps. Importing this module registers them; arena.cli (the
+composition root) imports it before opening any database.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from arena.record import GameRecord
 from arena.store import Store, StoreError
 from arena.store.db import translate_errors, write_transaction
 from arena.store.migrations import migrations
+from leagues import tally
+from leagues.standings import Standings
 
 
 @migrations()
@@ -66,6 +69,16 @@ def m004_league_strikes(db: Database) -> None:
         ) STRICT
         """
     )
+
+
+@migrations()
+def m009_league_tally(db: Database) -> None:
+    # Standings kept up to date as league games are saved (leagues.tally); recorded leagues
+    # are replayed into them once, here.
+    for statement in tally.CREATE:
+        db.execute(statement)
+    for (league_id,) in db.execute("SELECT id FROM leagues").fetchall():
+        tally.rebuild(db, league_id)
 
 
 class LeagueChanged(StoreError):
@@ -142,6 +155,11 @@ class LeagueStore:
             self.store.db.table("league_games").insert(
                 {"league_id": league_id, "task": task, "game_id": record.game_id}
             )
+            seats = self.store.db.execute(
+                "SELECT bot_id, rank, score, fault FROM seats WHERE game_id = ? ORDER BY seat",
+                [record.game_id],
+            ).fetchall()
+            tally.add_game(self.store.db, league_id, record.status, seats)
 
     def done(self, league_id: int) -> set[int]:
         """Task indices of the league whose game is stored."""
@@ -167,6 +185,19 @@ class LeagueStore:
                     [league_id],
                 )
             )
+
+    def standings(self, league: LeagueRow) -> Standings:
+        """The league's standings as recorded so far, with its disqualifications."""
+        with translate_errors(self.store.path):
+            result = tally.standings(
+                self.store.db,
+                league.id,
+                name=league.name,
+                title=league.title,
+                scheduled=league.games,
+            )
+        result.disqualified.extend(self.disqualified(league.id).values())
+        return result
 
     def seat_faults(self, league_id: int) -> list[tuple[int, int, Fault]]:
         """(task index, seat, fault) for every seat of the league's stored games."""

@@ -14,6 +14,7 @@ from sqlite_utils import Database
 
 from arena.faults import Fault
 from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
+from arena.store import decisions, totals
 from arena.store.db import (
     DuplicateGame,
     GameNotFound,
@@ -65,7 +66,7 @@ def save_game(
     Raises DuplicateGame, changing nothing, if the game id is already stored; ValueError for a
     record that cannot be stored faithfully (checked before anything is written).
     """
-    game_row, seat_rows, decisions_json = _encode(record)
+    game_row, seat_rows, packed_decisions = _encode(record)
     with write_transaction(db):
         if has_game(db, record.game_id):
             raise DuplicateGame(
@@ -79,7 +80,16 @@ def save_game(
         db.table("seats").insert_all(
             {**row, "bot_id": bot_ids[seat.bot]} for seat, row in zip(record.seats, seat_rows)
         )
-        db.table("game_decisions").insert({"game_id": record.game_id, "decisions": decisions_json})
+        db.execute(
+            "INSERT INTO game_decisions (game_id, decisions) VALUES (?, ?)",
+            [record.game_id, packed_decisions],
+        )
+        totals.add_game(
+            db,
+            title=record.title,
+            status=record.status,
+            seats=[(bot_ids[s.bot], s.rank, float(s.score), s.fault) for s in record.seats],
+        )
         if record.status == GameStatus.COMPLETE:
             rate_game(
                 db,
@@ -148,12 +158,12 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
             [game_id],
         )
     )
-    (decisions_json,) = db.execute(
+    (stored,) = db.execute(
         "SELECT decisions FROM game_decisions WHERE game_id = ?", [game_id]
     ).fetchone()
-    decisions = tuple(
+    made = tuple(
         DecisionRecord(seat=seat, action=action, by_referee=bool(by_referee), ms=float(ms))
-        for seat, action, by_referee, ms in json.loads(decisions_json)
+        for seat, action, by_referee, ms in decisions.unpack(stored)
     )
     return GameRecord(
         game_id=game["id"],
@@ -161,7 +171,7 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
         options=json.loads(game["options"]),
         seed=game["seed"],
         seats=seats,
-        decisions=decisions,
+        decisions=made,
         status=GameStatus(game["status"]),
         termination=game["termination"],
         started_at=game["started_at"],
@@ -275,7 +285,7 @@ def _bot_id(db: Database, bot: BotIdentity, now: str) -> int:
     return int(table.last_pk)
 
 
-def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], bytes]:
     """The rows for a record, checked; raises ValueError before anything is written."""
     where = f"game {record.game_id!r}"
     if not record.game_id:
@@ -321,10 +331,13 @@ def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], s
         }
         for seat in record.seats
     ]
-    decisions = _json(
-        [[d.seat, d.action, int(d.by_referee), d.ms] for d in record.decisions], where, "decisions"
-    )
-    return game_row, seat_rows, decisions
+    try:
+        packed = decisions.pack(
+            [[d.seat, d.action, int(d.by_referee), d.ms] for d in record.decisions]
+        )
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{where}: decisions cannot be stored as JSON: {e}") from e
+    return game_row, seat_rows, packed
 
 
 def _checked(kind: type[_Value], value: str, what: str) -> _Value:

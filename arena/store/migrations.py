@@ -13,11 +13,13 @@ so two processes opening a new file at once cannot both apply the same migration
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from arena.store import decisions, totals
 from arena.store.db import ReadOnlyDatabase, StoreError, write_transaction
 
 migrations = Migrations("arena")
@@ -128,6 +130,56 @@ def m005_game_sandboxed(db: Database) -> None:
     # 1: every bot of the game ran in the sandbox; 0: the user ran them --unsandboxed;
     # NULL: no bot process (in-process bots) or recorded before arena knew.
     db.execute("ALTER TABLE games ADD COLUMN sandboxed INTEGER")
+
+
+@migrations()
+def m007_compact_storage(db: Database) -> None:
+    # A third of the bytes a game took. Decisions stored packed (arena.store.decisions): the
+    # table is rebuilt because a STRICT column cannot change type from TEXT to BLOB.
+    db.execute(
+        """
+        CREATE TABLE game_decisions_packed (
+            game_id TEXT PRIMARY KEY REFERENCES games (id),
+            decisions BLOB NOT NULL            -- arena.store.decisions.pack
+        ) STRICT
+        """
+    )
+    db.conn.executemany(
+        "INSERT INTO game_decisions_packed (game_id, decisions) VALUES (?, ?)",
+        (
+            (game_id, decisions.pack(json.loads(text)))
+            for game_id, text in db.conn.execute("SELECT game_id, decisions FROM game_decisions")
+        ),
+    )
+    db.execute("DROP TABLE game_decisions")
+    db.execute("ALTER TABLE game_decisions_packed RENAME TO game_decisions")
+    # rating_history without a rowid: its primary key is then the table itself, not a second
+    # copy of every (game_id, bot_id) beside it. Nothing reads it by (title, bot_id) any more
+    # than by scanning, so that index goes too.
+    db.execute(
+        """
+        CREATE TABLE rating_history_keyed (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            title TEXT NOT NULL,
+            bot_id INTEGER NOT NULL REFERENCES bots (id),
+            mu_before REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL,
+            PRIMARY KEY (game_id, bot_id)
+        ) STRICT, WITHOUT ROWID
+        """
+    )
+    db.execute("INSERT INTO rating_history_keyed SELECT * FROM rating_history")
+    db.execute("DROP TABLE rating_history")
+    db.execute("ALTER TABLE rating_history_keyed RENAME TO rating_history")
+
+
+@migrations()
+def m008_title_bot_totals(db: Database) -> None:
+    # Leaderboard counts kept per (title, bot) as games are saved (arena.store.totals).
+    db.execute(totals.CREATE)
+    totals.rebuild(db)
 
 
 def known_names() -> list[str]:

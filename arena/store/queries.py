@@ -6,9 +6,8 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from arena.faults import Fault
 from arena.ratings import CONSERVATIVE_K, conservative
-from arena.record import BotIdentity, GameStatus
+from arena.record import BotIdentity
 from arena.store.db import StoreError
 
 
@@ -60,44 +59,17 @@ def leaderboard(db: Database, title: str) -> list[LeaderboardRow]:
         raise StoreError(f"no games of {title!r} in the database (titles with games: {known})")
     rows = db.query(
         """
-        WITH per_game AS (            -- one row per (bot, game), whatever its number of seats
-            SELECT s.bot_id, g.status,
-                   sum(s.rank = 1) AS first_seats,
-                   sum(s.score) AS score_sum,
-                   count(*) AS seat_count,
-                   max(s.fault <> :ok) AS faulted
-            FROM seats s JOIN games g ON g.id = s.game_id
-            WHERE g.title = :title
-            GROUP BY s.bot_id, s.game_id
-        ),
-        per_bot AS (
-            SELECT bot_id,
-                   sum(status = :complete) AS games,
-                   sum(CASE WHEN status = :complete THEN seat_count END) AS seats,
-                   sum(CASE WHEN status = :complete THEN first_seats END) AS wins,
-                   sum(CASE WHEN status = :complete THEN score_sum END)
-                       / sum(CASE WHEN status = :complete THEN seat_count END) AS mean_score,
-                   sum(status = :complete AND faulted) AS faults,
-                   sum(status = :aborted) AS aborted
-            FROM per_game GROUP BY bot_id
-        )
         SELECT b.id AS bot_id, b.name, b.version, b.digest, r.mu, r.sigma,
-               coalesce(p.games, 0) AS games, coalesce(p.seats, 0) AS seats,
-               coalesce(p.wins, 0) AS wins, p.mean_score,
-               coalesce(p.faults, 0) AS faults, coalesce(p.aborted, 0) AS aborted
+               coalesce(t.games, 0) AS games, coalesce(t.seats, 0) AS seats,
+               coalesce(t.wins, 0) AS wins, t.score_sum / nullif(t.seats, 0) AS mean_score,
+               coalesce(t.faults, 0) AS faults, coalesce(t.aborted, 0) AS aborted
         FROM ratings r
         JOIN bots b ON b.id = r.bot_id
-        LEFT JOIN per_bot p ON p.bot_id = r.bot_id
+        LEFT JOIN title_bot_totals t ON t.title = r.title AND t.bot_id = r.bot_id
         WHERE r.title = :title
         ORDER BY r.mu - :k * r.sigma DESC, r.mu DESC, b.name, b.version, b.id
         """,
-        {
-            "title": title,
-            "k": CONSERVATIVE_K,
-            "ok": Fault.OK,
-            "complete": GameStatus.COMPLETE,
-            "aborted": GameStatus.ABORTED,
-        },
+        {"title": title, "k": CONSERVATIVE_K},
     )
     return [
         LeaderboardRow(

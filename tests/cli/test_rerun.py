@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.store import open_store
+from arena.store.decisions import pack, unpack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,11 +55,11 @@ def test_the_first_divergence_is_reported(run, recorded):
         (stored,) = store.db.execute(
             "SELECT decisions FROM game_decisions WHERE game_id = ?", [game_id]
         ).fetchone()
-        decisions = json.loads(stored)
+        decisions = unpack(stored)
         decisions[6][1] = "tampered"  # as if seat decisions[6][0] had played otherwise
         store.db.execute(
             "UPDATE game_decisions SET decisions = ? WHERE game_id = ?",
-            [json.dumps(decisions), game_id],
+            [pack(decisions), game_id],
         )
         store.db.conn.commit()
     result = run("rerun", game_id, "--db", str(db))

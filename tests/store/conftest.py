@@ -96,5 +96,10 @@ def make_game(
 
 def table_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every arena table, for before/after comparisons."""
-    tables = ["bots", "games", "seats", "game_decisions", "ratings", "rating_history"]
-    return {name: list(store.db.execute(f"SELECT * FROM {name} ORDER BY rowid")) for name in tables}
+    tables = ["bots", "games", "seats", "game_decisions", "ratings", "title_bot_totals"]
+    rows = {name: list(store.db.execute(f"SELECT * FROM {name} ORDER BY rowid")) for name in tables}
+    # Without a rowid: ordered by its primary key.
+    rows["rating_history"] = list(
+        store.db.execute("SELECT * FROM rating_history ORDER BY game_id, bot_id")
+    )
+    return rows

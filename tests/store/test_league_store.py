@@ -14,25 +14,17 @@ import pytest
 from arena.store import DuplicateGame, Store, open_store
 from arena.store.migrations import known_names, migrations
 from leagues.store import LeagueChanged, LeagueStore
-
-SCHEMA_M005 = Path(__file__).with_name("schema_m005.sql")
-MIGRATION_IDS = [
-    "m001_initial",
-    "m002_leagues",
-    "m003_seat_cpu",
-    "m004_league_strikes",
-    "m005_game_sandboxed",
-]
+from tests.support.schemas import M005_IDS, MIGRATION_IDS, SCHEMA_M005, SCHEMA_M009
 
 
 def normalised(sql: str) -> str:
     return re.sub(r"\s+", " ", sql).strip()
 
 
-def expected_schema(tmp_path: Path) -> set[str]:
-    reference = tmp_path / "reference.db"
+def expected_schema(tmp_path: Path, frozen: Path = SCHEMA_M009) -> set[str]:
+    reference = tmp_path / f"reference-{frozen.stem}.db"
     with sqlite3.connect(reference) as conn:
-        conn.executescript(SCHEMA_M005.read_text())
+        conn.executescript(frozen.read_text())
     return schema(reference)
 
 
@@ -56,7 +48,7 @@ def test_a_new_database_has_the_schema_arena_always_wrote(tmp_path: Path) -> Non
     assert sorted(recorded) == [("arena", name) for name in MIGRATION_IDS]
 
 
-def test_a_database_written_before_the_move_opens_as_it_is(tmp_path: Path) -> None:
+def test_a_database_written_before_the_move_is_brought_up_to_date(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     with sqlite3.connect(db) as conn:
         conn.executescript(SCHEMA_M005.read_text())
@@ -68,7 +60,7 @@ def test_a_database_written_before_the_move_opens_as_it_is(tmp_path: Path) -> No
         conn.executemany(
             "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
             "VALUES ('arena', ?, '2025-01-01')",
-            [(name,) for name in MIGRATION_IDS],
+            [(name,) for name in M005_IDS],
         )
     with open_store(db, create=False) as store:
         assert migrations.pending(store.db) == []

@@ -148,16 +148,16 @@ def test_recompute_is_one_transaction(store: Store, make_game, bots, monkeypatch
         store.save_game(game)
     before = ratings_tables(store)
     calls = 0
-    real = rating_updates.rate_game
+    real = rating_updates.ratings.update
 
     def fail_on_third(*args, **kwargs):
         nonlocal calls
         calls += 1
-        if calls == 3:
+        if calls == 3:  # the old ratings are deleted by then
             raise RuntimeError("simulated crash during recompute")
-        real(*args, **kwargs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(rating_updates, "rate_game", fail_on_third)
+    monkeypatch.setattr(rating_updates.ratings, "update", fail_on_third)
     with pytest.raises(RuntimeError, match="simulated crash"):
         store.recompute_ratings()
     assert ratings_tables(store) == before, "a failed recompute keeps the old ratings"

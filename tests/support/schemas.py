@@ -1,0 +1,20 @@
+"""Frozen schemas of arena databases, and the migrations each had applied: what tests build an
+older database from, and compare a new one against."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+STORE_TESTS = Path(__file__).resolve().parent.parent / "store"
+SCHEMA_M005 = STORE_TESTS / "schema_m005.sql"
+"""After m001..m005, as arena wrote it before m007."""
+SCHEMA_M009 = STORE_TESTS / "schema_m009.sql"
+"""After every migration this version knows."""
+M005_IDS = [
+    "m001_initial",
+    "m002_leagues",
+    "m003_seat_cpu",
+    "m004_league_strikes",
+    "m005_game_sandboxed",
+]
+MIGRATION_IDS = [*M005_IDS, "m007_compact_storage", "m008_title_bot_totals", "m009_league_tally"]
