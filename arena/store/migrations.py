@@ -130,6 +130,16 @@ def m005_game_sandboxed(db: Database) -> None:
     db.execute("ALTER TABLE games ADD COLUMN sandboxed INTEGER")
 
 
+@migrations()
+def m006_game_clock(db: Database) -> None:
+    # What `arena rerun` needs to play the game again under the same conditions: the clock
+    # (JSON {"decision_ms", "bank_ms", "startup_ms", "game_ms"}, arena.conditions.TimeControl)
+    # and the fault policy (arena.conditions.FaultPolicy value). NULL: recorded before arena
+    # kept them; rerun then uses arena play's defaults and says so.
+    db.execute("ALTER TABLE games ADD COLUMN time_control TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN fault_policy TEXT")
+
+
 def known_names() -> list[str]:
     """The migrations this version of arena knows, in order."""
     with Database(memory=True) as empty:  # everything is pending on an empty database

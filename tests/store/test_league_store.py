@@ -16,23 +16,32 @@ from arena.store.migrations import known_names, migrations
 from leagues.store import LeagueChanged, LeagueStore
 
 SCHEMA_M005 = Path(__file__).with_name("schema_m005.sql")
-MIGRATION_IDS = [
+"""The schema after m005, as databases written then hold it."""
+SINCE_M005 = """
+    ALTER TABLE games ADD COLUMN time_control TEXT;
+    ALTER TABLE games ADD COLUMN fault_policy TEXT;
+"""
+"""What every later migration changes, written out here (not imported from the migrations it
+checks): m005's schema plus these is the schema now, of a new database and an upgraded one."""
+MIGRATION_IDS_M005 = [
     "m001_initial",
     "m002_leagues",
     "m003_seat_cpu",
     "m004_league_strikes",
     "m005_game_sandboxed",
 ]
+MIGRATION_IDS = [*MIGRATION_IDS_M005, "m006_game_clock"]
 
 
 def normalised(sql: str) -> str:
     return re.sub(r"\s+", " ", sql).strip()
 
 
-def expected_schema(tmp_path: Path) -> set[str]:
-    reference = tmp_path / "reference.db"
+def expected_schema(tmp_path: Path, *, upgraded: bool = True) -> set[str]:
+    """The schema now (``upgraded``), or as m005 left it."""
+    reference = tmp_path / ("now.db" if upgraded else "m005.db")
     with sqlite3.connect(reference) as conn:
-        conn.executescript(SCHEMA_M005.read_text())
+        conn.executescript(SCHEMA_M005.read_text() + (SINCE_M005 if upgraded else ""))
     return schema(reference)
 
 
@@ -56,7 +65,9 @@ def test_a_new_database_has_the_schema_arena_always_wrote(tmp_path: Path) -> Non
     assert sorted(recorded) == [("arena", name) for name in MIGRATION_IDS]
 
 
-def test_a_database_written_before_the_move_opens_as_it_is(tmp_path: Path) -> None:
+def test_a_database_written_at_m005_opens_and_is_upgraded(tmp_path: Path) -> None:
+    """Written before the league tables moved and before m006: it opens, the moved league
+    code works on it, and m006 brings it to the schema of a new database."""
     db = tmp_path / "old.db"
     with sqlite3.connect(db) as conn:
         conn.executescript(SCHEMA_M005.read_text())
@@ -68,8 +79,9 @@ def test_a_database_written_before_the_move_opens_as_it_is(tmp_path: Path) -> No
         conn.executemany(
             "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
             "VALUES ('arena', ?, '2025-01-01')",
-            [(name,) for name in MIGRATION_IDS],
+            [(name,) for name in MIGRATION_IDS_M005],
         )
+    assert schema(db) == expected_schema(tmp_path, upgraded=False)
     with open_store(db, create=False) as store:
         assert migrations.pending(store.db) == []
         leagues = LeagueStore(store)
