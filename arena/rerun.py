@@ -16,11 +16,11 @@ from pathlib import Path
 
 from arena.conditions import FaultPolicy, TimeControl
 from arena.containment.limits import DEFAULT_LIMITS, Limits
-from arena.games import get_game
 from arena.lineup import Lineup
 from arena.manifest import BotManifest
 from arena.record import DecisionRecord, GameRecord
 from arena.referee import play_game
+from arena.replay import recorded_game
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,8 @@ def rerun_game(
     log_dir: Path | None = None,
 ) -> GameRecord:
     """Play ``record``'s game again with ``bots`` (one per seat, in seat order), under its
-    recorded conditions, and return the new record (nothing is stored)."""
+    recorded conditions, and return the new record (nothing is stored). Raises ReplayError
+    for a title this arena does not know, BadOptions for seats or options its game refuses."""
     seats = sorted(record.seats, key=lambda s: s.seat)
     if len(bots) != len(seats):
         raise ValueError(f"{len(bots)} bots for a game of {len(seats)} seats")
@@ -64,7 +65,7 @@ def rerun_game(
     clock = conditions.time_control
     with Lineup(bots, time_control=clock, log_dir=log_dir, limits=limits) as lineup:
         return play_game(
-            get_game(record.title),
+            recorded_game(record),
             lineup.seated(range(len(bots)), record.game_id),
             seed=record.seed,
             options=record.options,

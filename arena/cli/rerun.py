@@ -21,9 +21,11 @@ from arena.cli.common import (
     store_fail,
 )
 from arena.containment.limits import Limits
+from arena.games.base import BadOptions
 from arena.manifest import BotManifest
 from arena.printable import shown
 from arena.record import GameRecord
+from arena.replay import ReplayError, recorded_game
 from arena.rerun import first_divergence, recorded_conditions, rerun_game
 from arena.store import StoreError
 
@@ -58,6 +60,10 @@ def rerun(
             record = store.load_game(game_id)
     except StoreError as exc:
         store_fail(exc)
+    try:
+        recorded_game(record)
+    except ReplayError as exc:
+        fail(f"the game cannot be rerun on this version of arena: {exc}")
     bots = _the_bots_that_played(record, bot)
     out = console()
     sandbox = contain_bots(unsandboxed, out)
@@ -74,7 +80,13 @@ def rerun(
             "game was recorded before arena kept them): the rerun uses arena play's defaults, "
             "so a game played under others may differ"
         )
-    again = rerun_game(record, bots, limits=Limits(sandbox=sandbox))
+    try:
+        again = rerun_game(record, bots, limits=Limits(sandbox=sandbox))
+    except BadOptions as exc:
+        fail(
+            "the game cannot be rerun on this version of arena: the recorded seats and options "
+            f"do not start a game: {exc}"
+        )
     divergence = first_divergence(record, again)
     if divergence is not None:
         out.print(f"[bold red]different:[/] {shown(divergence)}")

@@ -7,20 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from arena.cli.app import app
 from arena.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def run(monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setenv("NO_COLOR", "1")
-    runner = CliRunner()
-    return lambda *args: runner.invoke(app, list(args), catch_exceptions=False)
 
 
 @pytest.fixture
