@@ -76,9 +76,9 @@ def rerun(
     out.print(f"under the clock {clock} · fault policy {conditions.fault_policy}")
     if conditions.assumed:
         out.print(
-            f"[yellow]note:[/] the record does not keep {' or '.join(conditions.assumed)} (the "
-            "game was recorded before arena kept them): the rerun uses arena play's defaults, "
-            "so a game played under others may differ"
+            f"[yellow]note:[/] the record does not keep {' or '.join(conditions.assumed)} (an "
+            "older arena recorded the game): the rerun uses arena play's defaults, so a game "
+            "played under others may differ"
         )
     try:
         again = rerun_game(record, bots, limits=Limits(sandbox=sandbox))
