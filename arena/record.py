@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from arena.conditions import FaultPolicy, TimeControl
 from arena.faults import Fault
 
 
@@ -91,10 +92,14 @@ class GameRecord:
     """ISO 8601 UTC."""
     finished_at: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
+    """Game-specific outcome facts (Outcome.detail)."""
     sandboxed: bool | None = None
     """True: every bot process ran in the sandbox; False: run --unsandboxed; None: no bot
     processes (in-process bots)."""
-    """Game-specific outcome facts (Outcome.detail)."""
+    time_control: TimeControl | None = None
+    """The clock the game was played under; None: recorded before arena kept it."""
+    fault_policy: FaultPolicy | None = None
+    """What a fault did to the game; None: recorded before arena kept it."""
 
     @property
     def players(self) -> int:

@@ -16,42 +16,13 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Protocol
 
+from arena.conditions import FaultPolicy, TimeControl
 from arena.faults import BotError, BotGameTime, BotProtocolError, Fault
 from arena.games.base import Event, Game, IllegalAction
 from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from protocol import codec, legal, messages
-
-
-class FaultPolicy(StrEnum):
-    """What a game does when a seat faults."""
-
-    SUBSTITUTE = "substitute"
-    """Stop the bot, play default legal actions for its seat to the end; the seat ranks last."""
-    ABORT = "abort"
-    """End the game at once; it is recorded as aborted and not rated."""
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """The clock every seat plays under, in seconds (a bot is sent it in milliseconds:
-    protocol.messages.TimeControlMs)."""
-
-    decision_s: float = 1.0
-    """Time allowed for each decision before the bank is drawn on."""
-    bank_s: float = 5.0
-    """Extra time per seat per game, spent by decisions that overrun decision_s."""
-    startup_s: float = 10.0
-    """Time allowed for a bot to start and answer the hello."""
-    game_s: float = 600.0
-    """Wall-clock limit of one game, not counting the time of seats already faulted (and at
-    most twice this in all). Checked before each request: when passed, the playing seat the
-    referee has waited on longest in this game faults (GAME_TIME) and the fault policy
-    applies (_Game._check_game_clock). The default covers the longest games of random
-    playouts (about 440 decisions, PARANOIA at six seats) with every decision taking its full
-    default second, plus every seat's bank; raise it with decision_s."""
 
 
 class Transport(Protocol):
@@ -439,6 +410,8 @@ class _Game:
             finished_at=_now(),
             detail=detail,
             sandboxed=self._sandboxed(),
+            time_control=self.clock,
+            fault_policy=self.policy,
         )
 
     def _sandboxed(self) -> bool | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.games import get_game
-from arena.games.base import Event, GameState, IllegalAction
+from arena.games.base import BadOptions, Event, Game, GameState, IllegalAction
 from arena.record import DecisionRecord, GameRecord
 
 
@@ -38,9 +38,21 @@ def replay(record: GameRecord) -> Iterator[Step]:
         yield step
 
 
+def recorded_game(record: GameRecord) -> Game:
+    """The game ``record`` is of; ReplayError if this arena does not know its title (a newer
+    arena's game, or a hand-edited database)."""
+    try:
+        return get_game(record.title)
+    except KeyError as exc:
+        raise ReplayError(exc.args[0]) from None
+
+
 def _replay(record: GameRecord) -> Iterator[tuple[GameState, Step]]:
-    game = get_game(record.title)
-    state, events = game.start(record.players, record.seed, record.options)
+    game = recorded_game(record)
+    try:
+        state, events = game.start(record.players, record.seed, record.options)
+    except BadOptions as exc:
+        raise ReplayError(f"the recorded seats and options do not start a game: {exc}") from None
     yield state, Step(tuple(events))
     for number, decision in enumerate(record.decisions, start=1):
         pending = state.pending()

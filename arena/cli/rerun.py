@@ -21,10 +21,12 @@ from arena.cli.common import (
     store_fail,
 )
 from arena.containment.limits import Limits
+from arena.games.base import BadOptions
 from arena.manifest import BotManifest
 from arena.printable import shown
 from arena.record import GameRecord
-from arena.rerun import first_divergence, rerun_game
+from arena.replay import ReplayError, recorded_game
+from arena.rerun import first_divergence, recorded_conditions, rerun_game
 from arena.store import StoreError
 
 
@@ -47,8 +49,9 @@ def rerun(
 ) -> None:
     """Play a recorded game again with the same bots, deal, seating and bots' seeds, and check
     that every decision and the result are identical; otherwise say where it first differs.
-    Records nothing. Exit codes: 0 identical, 1 different. Bots get arena play's default clock
-    (the record does not keep the clock), so a bot that plays by the clock may differ.
+    Records nothing. Exit codes: 0 identical, 1 different. The game is played under its
+    recorded clock and fault policy (a game recorded before arena kept them gets arena play's
+    defaults, and the output says so).
 
     Example: arena rerun 3f2a9c --db arena.db
     """
@@ -57,6 +60,10 @@ def rerun(
             record = store.load_game(game_id)
     except StoreError as exc:
         store_fail(exc)
+    try:
+        recorded_game(record)
+    except ReplayError as exc:
+        fail(f"the game cannot be rerun on this version of arena: {exc}")
     bots = _the_bots_that_played(record, bot)
     out = console()
     sandbox = contain_bots(unsandboxed, out)
@@ -64,7 +71,22 @@ def rerun(
         f"rerunning {shown(record.title)} game {shown(record.game_id)} · {record.players} seats · "
         f"{len(record.decisions)} recorded decisions"
     )
-    again = rerun_game(record, bots, limits=Limits(sandbox=sandbox))
+    conditions = recorded_conditions(record)
+    clock = ", ".join(f"{key} {value:g}" for key, value in conditions.time_control.in_ms().items())
+    out.print(f"under the clock {clock} · fault policy {conditions.fault_policy}")
+    if conditions.assumed:
+        out.print(
+            f"[yellow]note:[/] the record does not keep {' or '.join(conditions.assumed)} (an "
+            "older arena recorded the game): the rerun uses arena play's defaults, so a game "
+            "played under others may differ"
+        )
+    try:
+        again = rerun_game(record, bots, limits=Limits(sandbox=sandbox))
+    except BadOptions as exc:
+        fail(
+            "the game cannot be rerun on this version of arena: the recorded seats and options "
+            f"do not start a game: {exc}"
+        )
     divergence = first_divergence(record, again)
     if divergence is not None:
         out.print(f"[bold red]different:[/] {shown(divergence)}")

@@ -19,10 +19,9 @@ from arena.cli.common import (
     store_fail,
 )
 from arena.faults import Fault
-from arena.games import get_game
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord, GameStatus
-from arena.replay import ReplayError, replay, seat_events
+from arena.replay import ReplayError, recorded_game, replay, seat_events
 from arena.store import StoreError
 
 
@@ -49,9 +48,12 @@ def show(
         store_fail(exc)
     if seat is not None and not 0 <= seat < record.players:
         fail(f"this game has seats 0 to {record.players - 1}", EXIT_USAGE)
+    try:
+        describe = getattr(recorded_game(record), "describe", None) or describe_generic
+    except ReplayError as exc:
+        fail(f"the game does not replay on this version of arena: {exc}")
     out = console()
     out.print(header(record, seat))
-    describe = getattr(get_game(record.title), "describe", None) or describe_generic
     try:
         for number, step in enumerate(replay(record)):
             decision = step.decision

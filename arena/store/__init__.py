@@ -7,6 +7,7 @@
 """
 
 from arena.store.db import (
+    DamagedRecord,
     DatabaseLocked,
     DuplicateGame,
     GameNotFound,
@@ -19,6 +20,7 @@ from arena.store.queries import LeaderboardRow
 from arena.store.store import Store, open_store
 
 __all__ = [
+    "DamagedRecord",
     "DatabaseLocked",
     "DuplicateGame",
     "GameNotFound",

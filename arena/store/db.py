@@ -35,6 +35,11 @@ class GameNotFound(UnknownName):
     """No stored game matches an id or prefix, or a prefix matches several."""
 
 
+class DamagedRecord(StoreError):
+    """A stored value this arena cannot read: an unknown fault or status, JSON that does not
+    parse. Written by a newer arena or edited by hand; nothing is changed."""
+
+
 class ReadOnlyDatabase(StoreError):
     """The file, its folder or its file system cannot be written (nothing was changed)."""
 

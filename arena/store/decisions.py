@@ -31,5 +31,10 @@ def pack(rows: Sequence[Row]) -> bytes:
 
 
 def unpack(stored: bytes) -> list[list[Any]]:
-    """The decision rows that ``pack`` was given."""
-    return [list(row) for row in zip(*json.loads(zlib.decompress(stored)), strict=True)]
+    """The decision rows that ``pack`` was given; ValueError (or TypeError) if ``stored`` is
+    not what pack makes (a damaged or hand-edited database)."""
+    try:
+        text = zlib.decompress(stored)
+    except zlib.error as exc:
+        raise ValueError(f"not compressed decisions: {exc}") from None
+    return [list(row) for row in zip(*json.loads(text), strict=True)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -12,10 +13,12 @@ from typing import Any, TypeVar
 import trueskill
 from sqlite_utils import Database
 
+from arena.conditions import FaultPolicy, TimeControl
 from arena.faults import Fault
 from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from arena.store import decisions, totals
 from arena.store.db import (
+    DamagedRecord,
     DuplicateGame,
     GameNotFound,
     UnknownName,
@@ -25,6 +28,7 @@ from arena.store.rating_updates import rate_game
 from arena.suggest import did_you_mean
 
 _Value = TypeVar("_Value", bound=StrEnum)
+_Decoded = TypeVar("_Decoded")
 _INT64 = range(-(2**63), 2**63)
 
 
@@ -134,9 +138,14 @@ def resolve_game_id(db: Database, id_or_prefix: str) -> str:
 
 
 def load_game(db: Database, id_or_prefix: str) -> GameRecord:
-    """The stored game, as the GameRecord that was saved."""
+    """The stored game, as the GameRecord that was saved; DamagedRecord if a stored value
+    cannot be read."""
     game_id = resolve_game_id(db, id_or_prefix)
     (game,) = db.query("SELECT * FROM games WHERE id = ?", [game_id])
+
+    def read(what: str, decode: Callable[[Any], _Decoded], value: Any) -> _Decoded:
+        return _read(game_id, what, decode, value)
+
     seats = tuple(
         SeatRecord(
             seat=row["seat"],
@@ -145,7 +154,7 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
             ),
             score=row["score"],
             rank=row["rank"],
-            fault=Fault(row["fault"]),
+            fault=read(f"seat {row['seat']}'s fault", Fault, row["fault"]),
             fault_reason=row["fault_reason"],
             time_ms=row["time_ms"],
             decisions=row["decisions"],
@@ -158,27 +167,65 @@ def load_game(db: Database, id_or_prefix: str) -> GameRecord:
             [game_id],
         )
     )
-    (stored,) = db.execute(
+    stored_decisions = db.execute(
         "SELECT decisions FROM game_decisions WHERE game_id = ?", [game_id]
     ).fetchone()
-    made = tuple(
-        DecisionRecord(seat=seat, action=action, by_referee=bool(by_referee), ms=float(ms))
-        for seat, action, by_referee, ms in decisions.unpack(stored)
-    )
     return GameRecord(
         game_id=game["id"],
         title=game["title"],
-        options=json.loads(game["options"]),
+        options=read("options", _json_object, game["options"]),
         seed=game["seed"],
         seats=seats,
-        decisions=made,
-        status=GameStatus(game["status"]),
+        decisions=read("decisions", _decisions, stored_decisions),
+        status=read("status", GameStatus, game["status"]),
         termination=game["termination"],
         started_at=game["started_at"],
         finished_at=game["finished_at"],
-        detail=json.loads(game["detail"]),
+        detail=read("detail", _json_object, game["detail"]),
         sandboxed=None if game["sandboxed"] is None else bool(game["sandboxed"]),
+        time_control=read("time control", _time_control, game["time_control"]),
+        fault_policy=read("fault policy", _optional(FaultPolicy), game["fault_policy"]),
     )
+
+
+def _read(game_id: str, what: str, decode: Callable[[Any], _Decoded], value: Any) -> _Decoded:
+    """``decode(value)``, or DamagedRecord saying which stored value of which game is bad."""
+    try:
+        return decode(value)
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise DamagedRecord(
+            f"game {game_id}: its stored {what} cannot be read ({exc}): the database was "
+            "written by a newer arena or edited by hand. Use that newer arena, or a copy of "
+            "the database from before the edit; nothing was changed."
+        ) from None
+
+
+def _json_object(stored: str) -> dict[str, Any]:
+    value = json.loads(stored)
+    if not isinstance(value, dict):
+        raise ValueError(f"a JSON object was expected, not {type(value).__name__}")
+    return value
+
+
+def _decisions(row: tuple[bytes] | None) -> tuple[DecisionRecord, ...]:
+    if row is None:
+        raise ValueError("they are missing")
+    listed = decisions.unpack(row[0])
+    made = []
+    for seat, action, by_referee, ms in listed:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"a seat number was expected, not {seat!r}")
+        made.append(DecisionRecord(seat, action, bool(by_referee), float(ms)))
+    return tuple(made)
+
+
+def _time_control(stored: str | None) -> TimeControl | None:
+    return None if stored is None else TimeControl.from_ms(json.loads(stored))
+
+
+def _optional(kind: type[_Value]) -> Callable[[str | None], _Value | None]:
+    """A decoder of ``kind`` values that reads NULL as None (recorded before the column)."""
+    return lambda stored: None if stored is None else kind(stored)
 
 
 def list_games(
@@ -227,8 +274,9 @@ def list_games(
         {"ids": json.dumps(list(seats))},
     ):
         label = BotIdentity(row["name"], row["version"], "").label
+        fault = _read(row["game_id"], f"seat {row['seat']}'s fault", Fault, row["fault"])
         seats[row["game_id"]].append(
-            SeatSummary(row["seat"], label, row["rank"], row["score"], Fault(row["fault"]))
+            SeatSummary(row["seat"], label, row["rank"], row["score"], fault)
         )
     return [
         GameSummary(
@@ -237,7 +285,7 @@ def list_games(
             started_at=game["started_at"],
             finished_at=game["finished_at"],
             players=game["players"],
-            status=GameStatus(game["status"]),
+            status=_read(game["id"], "status", GameStatus, game["status"]),
             termination=game["termination"],
             decisions=game["decisions"],
             seats=tuple(seats[game["id"]]),
@@ -315,6 +363,12 @@ def _encode(record: GameRecord) -> tuple[dict[str, Any], list[dict[str, Any]], b
         "decisions": len(record.decisions),
         "detail": _json(record.detail, where, "detail"),
         "sandboxed": None if record.sandboxed is None else int(record.sandboxed),
+        "time_control": None
+        if record.time_control is None
+        else _json(record.time_control.in_ms(), where, "time control"),
+        "fault_policy": None
+        if record.fault_policy is None
+        else str(_checked(FaultPolicy, record.fault_policy, f"{where}: fault policy")),
     }
     seat_rows = [
         {

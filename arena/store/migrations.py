@@ -133,6 +133,16 @@ def m005_game_sandboxed(db: Database) -> None:
 
 
 @migrations()
+def m006_game_clock(db: Database) -> None:
+    # What `arena rerun` needs to play the game again under the same conditions: the clock
+    # (JSON {"decision_ms", "bank_ms", "startup_ms", "game_ms"}, arena.conditions.TimeControl)
+    # and the fault policy (arena.conditions.FaultPolicy value). NULL: recorded before arena
+    # kept them; rerun then uses arena play's defaults and says so.
+    db.execute("ALTER TABLE games ADD COLUMN time_control TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN fault_policy TEXT")
+
+
+@migrations()
 def m007_compact_storage(db: Database) -> None:
     # A third of the bytes a game took. Decisions stored packed (arena.store.decisions): the
     # table is rebuilt because a STRICT column cannot change type from TEXT to BLOB.

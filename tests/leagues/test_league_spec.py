@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bundled import BUNDLED_DIR
 from arena.referee import FaultPolicy, TimeControl
 from leagues.schedule import build_schedule
 from leagues.spec import LeagueFileError, LeagueFormat, load_league
@@ -139,8 +140,11 @@ def test_a_gauntlets_default_table_is_the_field_plus_the_candidate(tmp_path):
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
-def test_every_shipped_example_loads_and_schedules(example):
-    spec = load_league(example)
+def test_every_shipped_example_loads_and_schedules(example, tmp_path):
+    """From any folder (a copy here): they name bundled bots, not paths into the checkout,
+    which an installed wheel does not have."""
+    spec = load_league(write(tmp_path, example.read_text(encoding="utf-8"), example.name))
+    assert all(entrant.path.parent == BUNDLED_DIR for entrant in spec.entrants)
     tasks = build_schedule(spec, os.urandom(32))
     assert len(tasks) == spec.games
     assert all(len(set(t.seating)) == len(t.seating) for t in tasks)

@@ -120,3 +120,16 @@ def test_check_a_bundled_bot_against_the_default_opponent(venv: Path, elsewhere:
         run([venv / "bin" / "arena", "check", "random", "--game", "intrigue"], elsewhere)
     )
     assert "PASS 4 game(s) without a fault" in out
+
+
+def test_the_example_leagues_are_installed_and_load(venv: Path, elsewhere: Path) -> None:
+    """They name bundled bots, which resolve to the installed ones."""
+    load = (
+        "import pathlib, leagues, bots; from leagues.spec import load_league\n"
+        "for path in sorted((pathlib.Path(leagues.__file__).parent / 'examples').glob('*.toml')):\n"
+        "    spec = load_league(path)\n"
+        "    assert {e.path.parent for e in spec.entrants} == {pathlib.Path(bots.__file__).resolve().parent}\n"
+        "    print(path.name)"
+    )
+    installed = succeeded(run([venv / "bin" / "python", "-c", load], elsewhere)).split()
+    assert installed == sorted(p.name for p in (ROOT / "leagues" / "examples").glob("*.toml"))

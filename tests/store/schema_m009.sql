@@ -23,7 +23,7 @@ CREATE TABLE games (
         finished_at TEXT NOT NULL,
         decisions INTEGER NOT NULL,        -- how many
         detail TEXT NOT NULL               -- JSON object (Outcome.detail)
-    , sandboxed INTEGER) STRICT
+    , sandboxed INTEGER, time_control TEXT, fault_policy TEXT) STRICT
     ;
 CREATE INDEX games_by_title ON games (title, finished_at, seq);
 CREATE INDEX games_by_time ON games (finished_at, seq);

@@ -62,6 +62,7 @@ def test_a_database_written_before_the_move_is_brought_up_to_date(tmp_path: Path
             "VALUES ('arena', ?, '2025-01-01')",
             [(name,) for name in M005_IDS],
         )
+    assert schema(db) == expected_schema(tmp_path, SCHEMA_M005)
     with open_store(db, create=False) as store:
         assert migrations.pending(store.db) == []
         leagues = LeagueStore(store)

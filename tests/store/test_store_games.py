@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 import sqlite_utils.db
 
+from arena.conditions import FaultPolicy, TimeControl
 from arena.faults import Fault
 from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from arena.store import (
@@ -49,6 +50,9 @@ def rich_record(bots) -> GameRecord:
         started_at="2025-03-01T10:00:00.123Z",
         finished_at="2025-03-01T10:00:04.456Z",
         detail={"contracts": {"0": 2, "1": 0}, "note": "fine"},
+        # seconds that are not exact binary fractions, as options and league files give them
+        time_control=TimeControl(decision_s=0.3, bank_s=0.0, startup_s=2.0005, game_s=90.1),
+        fault_policy=FaultPolicy.ABORT,
     )
 
 
@@ -64,6 +68,29 @@ def test_round_trip_survives_reopening(db_path, bots) -> None:
         store.save_game(record)
     with open_store(db_path, create=False) as store:
         assert store.load_game(record.game_id) == record
+
+
+def test_the_clock_is_stored_in_milliseconds(store: Store, bots) -> None:
+    store.save_game(rich_record(bots))
+    clock, policy = store.db.execute("SELECT time_control, fault_policy FROM games").fetchone()
+    assert json.loads(clock) == {
+        "decision_ms": 300,
+        "bank_ms": 0,
+        "startup_ms": 2000.5,
+        "game_ms": 90100,
+    }
+    assert policy == "abort"
+
+
+def test_a_record_without_clock_or_policy_loads_without_them(store: Store, bots) -> None:
+    """As a game recorded before m006 reads: NULL columns, None fields (rerun then says so)."""
+    record = replace(rich_record(bots), time_control=None, fault_policy=None)
+    store.save_game(record)
+    assert store.db.execute("SELECT time_control, fault_policy FROM games").fetchone() == (
+        None,
+        None,
+    )
+    assert store.load_game(record.game_id) == record
 
 
 def test_decisions_are_stored_compactly(store: Store, bots) -> None:

@@ -17,4 +17,10 @@ M005_IDS = [
     "m004_league_strikes",
     "m005_game_sandboxed",
 ]
-MIGRATION_IDS = [*M005_IDS, "m007_compact_storage", "m008_title_bot_totals", "m009_league_tally"]
+MIGRATION_IDS = [
+    *M005_IDS,
+    "m006_game_clock",
+    "m007_compact_storage",
+    "m008_title_bot_totals",
+    "m009_league_tally",
+]
