@@ -43,10 +43,9 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
 
 def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     board = state.board
-    scholars = board.scholars
-
-    def scholar(sid: int) -> dict[str, Any]:
-        return scholars[sid].json()
+    # One view per decision is the referee's largest cost: every scholar's JSON is built once
+    # here (a fresh dict each, as Scholar.json builds it) rather than by two calls per figure.
+    scholar = [s.json() for s in board.scholars].__getitem__
 
     decision = state.pending()
     receiving = state.receiving
@@ -55,11 +54,11 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     return {
         "seat": seat,
         "players": state.players,
-        "variants": sorted(v.value for v in state.variants),
+        "variants": sorted(v._value_ for v in state.variants),
         "round": state.round,
         "start_player": state.start_player,
         "turn": state.current if decision is not None else None,  # whose turn, not who decides
-        "phase": state.phase.value,
+        "phase": state.phase._value_,  # not .value: a slow property on 3.11
         "step": about["step"] if about is not None else None,
         "decision": None if decision is None else _decision(state, decision.seat, decision.kind),
         "negotiation": negotiation.json() if negotiation is not None else None,
