@@ -43,9 +43,7 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
 
 def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     board = state.board
-    # One view per decision is the referee's largest cost: every scholar's JSON is built once
-    # here (a fresh dict each, as Scholar.json builds it) rather than by two calls per figure.
-    scholar = [s.json() for s in board.scholars].__getitem__
+    scholars = board.scholars  # each figure's JSON by one call (a view is built per decision)
 
     decision = state.pending()
     receiving = state.receiving
@@ -69,15 +67,15 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
                 "seat": palace,
                 "colour": COLOURS[palace],
                 "sections": [
-                    {"value": value, "scholar": None if sid is None else scholar(sid)}
+                    {"value": value, "scholar": None if sid is None else scholars[sid].json()}
                     for value, sid in board.sections[palace].items()
                 ],
-                "waiting": [scholar(sid) for sid in board.waiting[palace]],
+                "waiting": [scholars[sid].json() for sid in board.waiting[palace]],
                 "hand": board.hand_counts(palace),
             }
             for palace in range(state.players)
         ],
-        "island": [scholar(sid) for sid in board.island],
+        "island": [scholars[sid].json() for sid in board.island],
     }
 
 
