@@ -333,14 +333,20 @@ class _Game:
         transport.send(message)
 
     def _deliver(self, events: list[Event]) -> None:
-        """Queue each event for every seat, in the version built for that seat."""
+        """Queue each event for every seat, in the version built for that seat.
+
+        Seats told the same version share one message (Event.audiences): the referee builds
+        each version once per event, not once per seat. Each seat still gets its events in
+        order, and only the versions it may see.
+        """
         if not events:
             return
-        for seat in self._live_seats():
-            for event in events:
-                body = event.for_seat(seat)
-                if body is not None:
-                    self._send(seat, messages.event(self.game_id, body))
+        live = self._live_seats()
+        for event in events:
+            for seats, body in event.audiences(live):
+                message = messages.event(self.game_id, body)
+                for seat in seats:
+                    self._send(seat, message)
 
     # -- the end ----------------------------------------------------------------------------
 

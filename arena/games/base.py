@@ -59,6 +59,20 @@ class Event:
             return None
         return {"kind": self.kind, **self.others}
 
+    def audiences(self, seats: list[int]) -> list[tuple[list[int], dict[str, Any]]]:
+        """The seats told something, grouped by what they are told: (seats, body) for those
+        who see ``data`` and for those told ``others``, each body what for_seat gives them,
+        built once per group instead of once per seat (the referee sends it to each)."""
+        if self.seen_by is None:
+            return [(seats, {"kind": self.kind, **self.data})] if seats else []
+        seeing = [seat for seat in seats if seat in self.seen_by]
+        groups = [(seeing, {"kind": self.kind, **self.data})] if seeing else []
+        if self.others is not None:
+            rest = [seat for seat in seats if seat not in self.seen_by]
+            if rest:
+                groups.append((rest, {"kind": self.kind, **self.others}))
+        return groups
+
     def truth(self) -> dict[str, Any]:
         """The event body with nothing hidden, for the table's view of a replay."""
         return {"kind": self.kind, **self.data}

@@ -55,6 +55,15 @@ def playout(game: Game, players: int, seed: int, options: dict[str, Any], rng: r
                     orjson.dumps(body)
             if event.seen_by is not None:
                 assert event.seen_by <= set(range(players)), "seen_by names real seats"
+            told = {
+                seat: body
+                for seats, body in event.audiences(list(range(players)))
+                for seat in seats
+            }
+            each = {seat: event.for_seat(seat) for seat in range(players)}
+            assert told == {seat: body for seat, body in each.items() if body is not None}, (
+                "the referee's grouped delivery tells each seat what for_seat gives it"
+            )
         transcript.append([decision.seat, action, [e.truth() for e in caused]])
     outcome = state.outcome()
     assert len(outcome.scores) == len(outcome.ranks) == players

@@ -64,7 +64,7 @@ def starting_hand(closed: bool) -> Counter[Card]:
 
 def hand_list(hand: Counter[Card]) -> list[str]:
     """A hand as card codes in canonical order (one entry per card)."""
-    return [card.value for card in CARD_ORDER for _ in range(hand[card])]
+    return [card._value_ for card in CARD_ORDER for _ in range(hand[card])]  # not .value: hot
 
 
 class Variant(StrEnum):

@@ -43,10 +43,7 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
 
 def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     board = state.board
-    scholars = board.scholars
-
-    def scholar(sid: int) -> dict[str, Any]:
-        return scholars[sid].json()
+    scholars = board.scholars  # each figure's JSON by one call (a view is built per decision)
 
     decision = state.pending()
     receiving = state.receiving
@@ -55,11 +52,11 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     return {
         "seat": seat,
         "players": state.players,
-        "variants": sorted(v.value for v in state.variants),
+        "variants": sorted(v._value_ for v in state.variants),
         "round": state.round,
         "start_player": state.start_player,
         "turn": state.current if decision is not None else None,  # whose turn, not who decides
-        "phase": state.phase.value,
+        "phase": state.phase._value_,  # not .value: a slow property on 3.11
         "step": about["step"] if about is not None else None,
         "decision": None if decision is None else _decision(state, decision.seat, decision.kind),
         "negotiation": negotiation.json() if negotiation is not None else None,
@@ -70,15 +67,15 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
                 "seat": palace,
                 "colour": COLOURS[palace],
                 "sections": [
-                    {"value": value, "scholar": None if sid is None else scholar(sid)}
+                    {"value": value, "scholar": None if sid is None else scholars[sid].json()}
                     for value, sid in board.sections[palace].items()
                 ],
-                "waiting": [scholar(sid) for sid in board.waiting[palace]],
+                "waiting": [scholars[sid].json() for sid in board.waiting[palace]],
                 "hand": board.hand_counts(palace),
             }
             for palace in range(state.players)
         ],
-        "island": [scholar(sid) for sid in board.island],
+        "island": [scholars[sid].json() for sid in board.island],
     }
 
 

@@ -8,6 +8,7 @@ seeded RNG. The flow that uses them is in state.py.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Clearance
@@ -83,7 +84,8 @@ class Clearances:
 
     def supply(self) -> dict[str, int]:
         """Cards left per clearance name."""
-        return {name: self.left(rank) for rank, name in enumerate(CLEARANCES)}
+        held = Counter(t.rank for t in self._troubleshooters)  # one pass, not one per rank
+        return {name: self.rows[rank].supply - held[rank] for rank, name in enumerate(CLEARANCES)}
 
 
 class Deck:

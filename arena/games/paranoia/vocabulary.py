@@ -237,6 +237,11 @@ class ActionCard(Card):
     sections: tuple[Section, ...]
     """Its sections; always one of kind ``mission``."""
 
+    def __hash__(self) -> int:
+        # Its id is unique in the set: the generated hash walks every nested field, and
+        # view.action_json looks a card up for every card in a view, at every decision.
+        return hash(self.id)
+
     def section(self, kind: SectionKind) -> Section | None:
         """The section of that kind, if the card has one."""
         return next((s for s in self.sections if s.kind == kind), None)
@@ -266,6 +271,9 @@ class Mission(Card):
     """The Success result, on each succeeding troubleshooter."""
     failure: tuple[Effect, ...] | None
     """The Failure result; None means the card has none (everyone alive succeeds)."""
+
+    def __hash__(self) -> int:
+        return hash(self.id)  # as ActionCard's: unique in the set, cheap for view.mission_json
 
 
 @dataclass(frozen=True)
