@@ -159,7 +159,10 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path, bot_
     import subprocess
     import time
 
-    league, db = write_league(tmp_path, games=60), tmp_path / "arena.db"
+    GAMES = 200
+    # Enough games that the run cannot finish between seeing 3 recorded and the signal (60
+    # once did, on a loaded machine, and the run exited 0 with nothing to interrupt).
+    league, db = write_league(tmp_path, games=GAMES), tmp_path / "arena.db"
     command = league_command(league, db, workers=2)
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     deadline = time.monotonic() + 600  # a guard against a hang only: a loaded machine is slow
@@ -183,13 +186,13 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path, bot_
     assert bot_processes(tmp_path) == []
     with open_store(db, create=False) as store:
         done = len(LeagueStore(store).done(LeagueStore(store).find("test-league").id))
-        assert 3 <= done < 60
+        assert 3 <= done < GAMES
         assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     rerun = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=1800)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     with open_store(db, create=False) as store:
-        assert len(LeagueStore(store).done(LeagueStore(store).find("test-league").id)) == 60
-        assert len(store.list_games(limit=1000)) == 60
+        assert len(LeagueStore(store).done(LeagueStore(store).find("test-league").id)) == GAMES
+        assert len(store.list_games(limit=1000)) == GAMES
 
 
 def test_a_second_runner_on_the_same_league_and_database_is_refused(cli, tmp_path):
