@@ -79,7 +79,7 @@ def main() -> None:
     if args.once:
         print(json.dumps(run_once(*args.once)))
         return
-    speed_games, short = (10, 20) if args.quick else (60, 100)
+    speed_games, short = (20, 20) if args.quick else (60, 100)
     print("league runner: 3-player Corruption, random bots (subprocesses), fresh database")
     one, two = (measure_in_fresh_process(speed_games, workers) for workers in (1, 2))
     figure(
