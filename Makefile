@@ -26,11 +26,17 @@ demo: $(STAMP) sandbox ## Set up, play a small Corruption tournament among the b
 		--bot bots/corruption-greedy --bot bots/random --games $(GAMES) --seed 1 --db $(DB)
 	$(BIN)/arena ratings corruption --db $(DB)
 
-test: $(STAMP) sandbox ## Set up and run the whole test suite
-	$(BIN)/python -m pytest -q
+# The suite runs on every core (pytest-xdist): it spends most of its time waiting on bot
+# processes. Whole files go to one worker, so a module's shared matches are played once.
+# WORKERS=0 runs it in this one process, for debugging.
+WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+
+test: $(STAMP) sandbox ## Set up and run the whole test suite (on every core; WORKERS=0 for one process)
+	$(PYTEST)
 
 test-quick: $(STAMP) sandbox ## The suite without the tests marked slow (for while you work; CI runs `make test`)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(PYTEST) -m "not slow"
 
 # QUICK=1 passes --quick to every bench: fewer games, for CI logs.
 BENCH_FLAGS := $(if $(QUICK),--quick,)
