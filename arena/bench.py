@@ -1,25 +1,31 @@
-"""`make bench`: throughput figures for the referee. Prints; asserts nothing.
+"""`make bench`: the referee's figures against issue 12's targets. Prints; asserts nothing.
 
-Compares, in one run on one machine:
-- the game alone (pure state machine, random legal actions, no referee);
-- the referee with in-process random bots (no processes, no JSON);
-- the referee with persistent random-bot subprocesses (the real thing);
-- a bare JSON-lines echo round trip, through a pipe to a minimal Python process that
-  parses every line and answers each request with a fixed line: the floor any subprocess
-  protocol pays per decision. It is fed exactly the bytes a seat receives per decision in a
-  real game (the events since its last request, then the request), so the baseline carries
-  the same JSON the bots must parse; the single-request-line figure is printed beside it.
+For each game (Corruption with 5 players, Intrigue with 4, PARANOIA with 5), in one run on one
+machine, as ratios so that the machine's speed and load cancel out:
+- the referee with in-process random bots (no processes, no JSON) against the game alone (the
+  bare state machine choosing random legal actions): target at most 2×;
+- the referee with persistent sandboxed random-bot subprocesses (the real thing) against its
+  floor: the same bytes echoed through the same number of processes (a minimal Python process
+  per seat that parses every line and answers each request with a fixed line, fed exactly what
+  a seat receives per decision in a real game), plus the in-process referee; target at most
+  1.2×, the median of 5 runs, each run paired with its own echo measurement so that drift on a
+  shared machine hits both;
+- the bytes a seat receives per decision (the events since its previous request, then the
+  request): target half of what it was when issue 12 was filed.
+Then, once (it does not depend on the game), what the sandbox costs per decision and per bot.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
+from random import Random
 
+from arena.benchreport import figure, note
 from arena.bundled import bundled_bot
 from arena.containment.limits import Limits
 from arena.games import get_game
@@ -29,6 +35,13 @@ from arena.manifest import load_bot
 from arena.record import BotIdentity
 from arena.referee import SeatedBot, play_game
 from protocol import codec, legal
+
+# The tables `make bench` measures: each title at a usual size.
+TABLES = (("corruption", 5), ("intrigue", 4), ("paranoia", 5))
+
+# Mean bytes a seat received per decision when issue 12 was filed (this bench's own figure
+# then); the wire target is half of these.
+BYTES_PER_DECISION_BEFORE = {"corruption": 6700, "intrigue": 4100, "paranoia": 7700}
 
 ECHO = (
     "import sys, json\n"
@@ -40,77 +53,72 @@ ECHO = (
 )
 
 
-def bench_engine(title: str, players: int, games: int) -> tuple[float, float]:
+@dataclass(frozen=True)
+class Sizes:
+    """How much each figure plays, in decisions (a PARANOIA game has four times a Corruption
+    game's): enough for a stable median, little enough for `make bench` to take 2 minutes."""
+
+    rounds: int  # rounds of each paired measurement; the figure is their median
+    inprocess_decisions: int  # per round, engine and in-process referee alternating
+    subprocess_decisions: int  # per subprocess run
+    sandbox_decisions: int  # per run of the sandbox-cost comparison
+
+
+FULL = Sizes(rounds=5, inprocess_decisions=2000, subprocess_decisions=600, sandbox_decisions=600)
+QUICK = Sizes(rounds=5, inprocess_decisions=600, subprocess_decisions=150, sandbox_decisions=150)
+
+
+def games_for(title: str, players: int, decisions: int) -> int:
+    """How many games make up about this many decisions (at least one)."""
+    _, per_game = bench_engine(title, players, range(1000, 1003))
+    return max(1, round(decisions / per_game))
+
+
+def bench_engine(title: str, players: int, seeds: range) -> tuple[float, float]:
     """(seconds per game, decisions per game) of the bare state machine."""
     game = get_game(title)
     options = game.normalize_options({})
-    rng = random.Random(0)
+    rng = Random(0)
     decisions = 0
     started = time.perf_counter()
-    for seed in range(games):
+    for seed in seeds:
         state, _ = game.start(players, seed, options)
         while (decision := state.pending()) is not None:
             state.apply(legal.random_action(decision.legal, rng))
             decisions += 1
-    return (time.perf_counter() - started) / games, decisions / games
+    return (time.perf_counter() - started) / len(seeds), decisions / len(seeds)
 
 
-def bench_inprocess(title: str, players: int, games: int) -> float:
+def bench_inprocess(title: str, players: int, seeds: range) -> float:
     """Seconds per game through the referee, bots in-process (views built, no JSON, no pipes)."""
     game = get_game(title)
     identity = BotIdentity("random", "inprocess", "-")
     started = time.perf_counter()
-    for seed in range(games):
+    for seed in seeds:
         entrants = [
             SeatedBot(identity, InProcessBot(random_decider(seed * 10 + s))) for s in range(players)
         ]
         play_game(game, entrants, seed=seed, options={})
-    return (time.perf_counter() - started) / games
+    return (time.perf_counter() - started) / len(seeds)
 
 
-def bench_subprocess(
-    title: str, players: int, games: int, sandbox: bool = True
-) -> tuple[float, float, float]:
-    """(seconds per game, decisions per game, seconds to start the table's bots) with
-    persistent random-bot subprocesses, sandboxed or not."""
+def play_subprocess_games(lineup: Lineup, title: str, players: int, seeds: range) -> float:
+    """Seconds per decision over games played by an already started lineup."""
     game = get_game(title)
-    bot = load_bot(bundled_bot("random"))
     decisions = 0
-    with Lineup([bot] * players, limits=Limits(sandbox=sandbox)) as lineup:
-        started = time.perf_counter()
-        lineup.seated(list(range(players)), "warm-up")  # start-up is paid once, not timed
-        startup = time.perf_counter() - started
-        started = time.perf_counter()
-        for index in range(games):
-            record = play_game(
-                game, lineup.seated(rotation(players, index), f"g{index}"), seed=index, options={}
-            )
-            decisions += len(record.decisions)
-        elapsed = time.perf_counter() - started
-    return elapsed / games, decisions / games, startup
+    started = time.perf_counter()
+    for seed in seeds:
+        seated = lineup.seated(rotation(players, seed), f"g{seed}")
+        decisions += len(play_game(game, seated, seed=seed, options={}).decisions)
+    return (time.perf_counter() - started) / decisions
 
 
-def bench_sandbox_cost(title: str, players: int, games: int) -> dict[str, float]:
-    """What the sandbox costs: per decision and per bot start, sandboxed minus unsandboxed,
-    medians of three alternating runs (alternating, so drift on a shared machine hits both)."""
-    runs: dict[bool, list[tuple[float, float, float]]] = {True: [], False: []}
-    for _ in range(3):
-        for sandbox in (True, False):
-            runs[sandbox].append(bench_subprocess(title, players, games, sandbox))
-    per_decision = {
-        sandbox: statistics.median(game_s / decisions for game_s, decisions, _ in results)
-        for sandbox, results in runs.items()
-    }
-    startup = {
-        sandbox: statistics.median(start for _, _, start in results) / players
-        for sandbox, results in runs.items()
-    }
-    return {
-        "sandboxed_us": per_decision[True] * 1e6,
-        "unsandboxed_us": per_decision[False] * 1e6,
-        "start_sandboxed_ms": startup[True] * 1e3,
-        "start_unsandboxed_ms": startup[False] * 1e3,
-    }
+def start_lineup(players: int, sandbox: bool) -> tuple[Lineup, float]:
+    """A lineup of random bots, all started; and the seconds starting them took."""
+    lineup = Lineup([load_bot(bundled_bot("random"))] * players, limits=Limits(sandbox=sandbox))
+    started = time.perf_counter()
+    lineup.seated(list(range(players)), "warm-up")  # starts every bot: paid once, not per game
+    return lineup, time.perf_counter() - started
 
 
 def seat_traffic(title: str, players: int, games: int) -> list[tuple[int, bytes]]:
@@ -138,10 +146,10 @@ def seat_traffic(title: str, players: int, games: int) -> list[tuple[int, bytes]
     return traffic
 
 
-def bench_echo(traffic: list[tuple[int, bytes]], rounds: int, processes: int) -> float:
+def bench_echo(traffic: list[tuple[int, bytes]], processes: int) -> float:
     """Seconds per bare round trip: write a seat's chunk to its echo process, read the answer
-    line (blocking pipes). With processes > 1, seat s talks to process s mod processes, the
-    way a real table alternates between its bots' processes."""
+    line (blocking pipes). Seat s talks to process s mod processes, the way a real table
+    alternates between its bots' processes."""
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE
@@ -160,77 +168,134 @@ def bench_echo(traffic: list[tuple[int, bytes]], rounds: int, processes: int) ->
     for index in range(50):  # warm-up
         round_trip(index)
     started = time.perf_counter()
-    for index in range(rounds):
+    for index in range(len(traffic)):
         round_trip(index)
     elapsed = time.perf_counter() - started
     for proc in procs:
         assert proc.stdin
         proc.stdin.close()
         proc.wait()
-    return elapsed / rounds
+    return elapsed / len(traffic)
+
+
+def bench_table(title: str, players: int, sizes: Sizes) -> None:
+    """Print the referee's three figures for one table."""
+    n = games_for(title, players, sizes.inprocess_decisions)
+    m = games_for(title, players, sizes.subprocess_decisions)
+    engine, inprocess, decisions = [], [], []
+    for round_ in range(sizes.rounds):  # alternating, so drift hits both alike
+        seeds = range(round_ * n, (round_ + 1) * n)
+        engine_s, per_game = bench_engine(title, players, seeds)
+        engine.append(engine_s)
+        decisions.append(per_game)
+        inprocess.append(bench_inprocess(title, players, seeds))
+    inprocess_per_decision = statistics.median(inprocess) / statistics.median(decisions)
+
+    traffic = seat_traffic(title, players, 5)
+    ratios, subprocess_us, echo_us = [], [], []
+    lineup, _ = start_lineup(players, sandbox=True)
+    with lineup:
+        for round_ in range(sizes.rounds):
+            per_decision = play_subprocess_games(
+                lineup, title, players, range(round_ * m, (round_ + 1) * m)
+            )
+            echo_s = bench_echo(traffic, players)
+            ratios.append(per_decision / (echo_s + inprocess_per_decision))
+            subprocess_us.append(per_decision * 1e6)
+            echo_us.append(echo_s * 1e6)
+
+    print(f"{title}, {players} players, random bots")
+    in_ratio = statistics.median(i / e for i, e in zip(inprocess, engine))
+    note(
+        "game engine alone",
+        f"{statistics.median(engine) * 1e3:.2f} ms/game, "
+        f"{statistics.median(decisions):.0f} decisions/game",
+    )
+    figure(
+        "referee, in-process bots",
+        f"{in_ratio:.2f}× the engine",
+        "≤ 2× the engine",
+        in_ratio <= 2,
+    )
+    sub_ratio = statistics.median(ratios)
+    figure(
+        "referee, subprocess bots",
+        f"{sub_ratio:.2f}× its floor",
+        "≤ 1.2× the floor",
+        sub_ratio <= 1.2,
+    )
+    note(
+        "",
+        f"({statistics.median(subprocess_us):.0f} µs/decision; floor = echo round trip "
+        f"{statistics.median(echo_us):.0f} µs + in-process referee "
+        f"{inprocess_per_decision * 1e6:.0f} µs; median of {sizes.rounds} runs)",
+    )
+    received = statistics.mean(len(chunk) for _, chunk in traffic)
+    goal = BYTES_PER_DECISION_BEFORE[title] / 2
+    figure(
+        "a seat receives",
+        f"{received / 1000:.1f} KB/decision",
+        f"≤ {goal / 1000:.2f} KB (½ of {BYTES_PER_DECISION_BEFORE[title] / 1000:.1f})",
+        received <= goal,
+    )
+
+
+def bench_sandbox(title: str, players: int, games: int) -> None:
+    """What the sandbox costs, per decision and per bot start: sandboxed against unsandboxed,
+    medians of three alternating runs (alternating, so drift on a shared machine hits both)."""
+    per_decision: dict[bool, list[float]] = {True: [], False: []}
+    startup: dict[bool, list[float]] = {True: [], False: []}
+    for run in range(3):
+        for sandbox in (True, False):
+            lineup, start_s = start_lineup(players, sandbox)
+            with lineup:
+                seeds = range(run * games, (run + 1) * games)
+                per_decision[sandbox].append(play_subprocess_games(lineup, title, players, seeds))
+            startup[sandbox].append(start_s / players)
+    boxed, bare = (statistics.median(per_decision[s]) * 1e6 for s in (True, False))
+    print(f"the sandbox ({title}, {players} players, random bots)")
+    figure(
+        "sandbox cost per decision",
+        f"{boxed - bare:+.0f} µs ({(boxed - bare) / bare:+.0%})",
+        "under 10% of a decision",
+        boxed - bare < 0.10 * bare,
+    )
+    note(
+        "",
+        f"({boxed:.0f} µs sandboxed vs {bare:.0f} µs unsandboxed, medians of 3 alternating runs)",
+    )
+    note(
+        "bot start-up",
+        f"{statistics.median(startup[True]) * 1e3:.0f} ms/bot sandboxed, "
+        f"{statistics.median(startup[False]) * 1e3:.0f} ms unsandboxed (paid once per process, "
+        "not per game; no target)",
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--game", default="corruption")
-    parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--games", type=int, default=200, help="games for the in-process figures")
-    parser.add_argument("--subprocess-games", type=int, default=40)
+    parser.add_argument(
+        "--game",
+        choices=[title for title, _ in TABLES],
+        help="measure this game only (default: all three)",
+    )
+    parser.add_argument("--players", type=int, help="table size (default: the game's usual)")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer games per figure, for CI logs (noisier)"
+    )
     args = parser.parse_args()
-    title, players = args.game, args.players
-
-    engine_s, decisions = bench_engine(title, players, args.games)
-    inproc_s = bench_inprocess(title, players, args.games)
-    sub_s, sub_decisions, _ = bench_subprocess(title, players, args.subprocess_games)
-    traffic = seat_traffic(title, players, 5)
-    rounds = len(traffic)
-    echo_s = statistics.median(bench_echo(traffic, rounds, players) for _ in range(3))
-    one_s = statistics.median(bench_echo(traffic, rounds, 1) for _ in range(3))
-    mean_chunk = statistics.mean(len(chunk) for _, chunk in traffic)
-
-    floor = sub_decisions * echo_s
-    target = 1.5 * floor + inproc_s
-    overhead = (sub_s - inproc_s) / sub_decisions - echo_s
+    sizes = QUICK if args.quick else FULL
+    tables = [(t, args.players or p) for t, p in TABLES if args.game in (None, t)]
     print(
-        f"{title}, {players} players, random bots — {sys.platform}, Python {sys.version.split()[0]}"
+        f"referee — {sys.platform}, Python {sys.version.split()[0]}"
+        f"{', quick run (fewer games, noisier)' if args.quick else ''}"
     )
-    print(
-        f"  game engine alone         {1 / engine_s:9.1f} games/s   {engine_s * 1e3:8.2f} ms/game   {decisions:.0f} decisions/game"
-    )
-    print(
-        f"  referee, in-process bots  {1 / inproc_s:9.1f} games/s   {inproc_s * 1e3:8.2f} ms/game"
-    )
-    print(
-        f"  referee, subprocess bots  {1 / sub_s:9.1f} games/s   {sub_s * 1e3:8.2f} ms/game   {sub_decisions:.0f} decisions/game"
-    )
-    print(
-        f"  bare echo round trip      {echo_s * 1e6:9.1f} µs       "
-        f"(a seat's real traffic per decision, mean {mean_chunk:.0f} bytes, to {players} "
-        "echo processes in turn as at the table)"
-    )
-    print(
-        f"  bare echo, one process    {one_s * 1e6:9.1f} µs       (the same traffic to a single process)"
-    )
-    print(
-        f"  referee overhead          {overhead * 1e6:9.1f} µs/decision beyond the bare round trip"
-    )
-    print(
-        f"  target: subprocess game ≤ 1.5 × {sub_decisions:.0f} × round trip + in-process game = {target * 1e3:.2f} ms; "
-        f"reached {sub_s * 1e3:.2f} ms ({'met' if sub_s <= target else 'NOT met'}, {sub_s / (floor + inproc_s):.2f}× the floor)"
-    )
-    cost = bench_sandbox_cost(title, players, max(5, args.subprocess_games // 4))
-    print(
-        f"  sandbox cost              {cost['sandboxed_us'] - cost['unsandboxed_us']:9.1f} µs/decision "
-        f"({cost['sandboxed_us']:.0f} sandboxed vs {cost['unsandboxed_us']:.0f} unsandboxed, per "
-        f"decision, medians of 3 alternating runs; target: within the noise, under 10%)"
-    )
-    print(
-        f"  bot start-up              {cost['start_sandboxed_ms']:9.1f} ms/bot    "
-        f"({cost['start_unsandboxed_ms']:.1f} ms unsandboxed: the launcher, bubblewrap, setpriv; "
-        "paid once per process, not per game)"
-    )
+    for title, players in tables:
+        bench_table(title, players, sizes)
+    title, players = tables[0]
+    bench_sandbox(title, players, games_for(title, players, sizes.sandbox_decisions))
 
 
 if __name__ == "__main__":

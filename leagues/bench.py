@@ -1,8 +1,10 @@
 """League throughput and memory, for `make bench`. Prints; asserts nothing.
 
-- games per second of a league of random bots at 1 and 2 workers (3-player Corruption);
-- peak memory (max RSS) of the runner process, and of its workers, over leagues of 1,000 and
-  10,000 games, each measured in a fresh process: flat memory means the two peaks match.
+- games per second of a league of random bots (3-player Corruption) at 1 and 2 workers:
+  target, two workers at least 1.5× one (two cores);
+- peak memory (max RSS) of the runner process, and of its workers, over a league and one five
+  times longer, each measured in a fresh process: target, flat memory (the longer league's
+  peaks within 10% of the shorter's).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.benchreport import figure
 from arena.bundled import bundled_bot
 from arena.store import open_store
 from leagues.runner import prepare_league, run_league
@@ -69,21 +72,30 @@ def main() -> None:
     parser.add_argument(
         "--once", nargs=2, type=int, metavar=("GAMES", "WORKERS"), help=argparse.SUPPRESS
     )
-    parser.add_argument("--speed-games", type=int, default=300)
-    parser.add_argument("--memory", type=int, nargs="*", default=[1000, 10000])
+    parser.add_argument(
+        "--quick", action="store_true", help="shorter leagues, for CI logs (noisier)"
+    )
     args = parser.parse_args()
     if args.once:
         print(json.dumps(run_once(*args.once)))
         return
+    speed_games, short = (20, 20) if args.quick else (60, 100)
     print("league runner: 3-player Corruption, random bots (subprocesses), fresh database")
-    for workers in (1, 2):
-        r = measure_in_fresh_process(args.speed_games, workers)
-        print(f"  {workers} worker(s): {r['games_per_s']:7.1f} games/s over {r['games']:.0f} games")
-    for games in args.memory:
-        r = measure_in_fresh_process(games, 2)
-        print(
-            f"  {games:>6} games, 2 workers: runner peak {r['runner_mib']:6.1f} MiB, "
-            f"largest worker/bot peak {r['largest_child_mib']:6.1f} MiB ({r['games_per_s']:.0f} games/s)"
+    one, two = (measure_in_fresh_process(speed_games, workers) for workers in (1, 2))
+    figure(
+        "2 workers against 1",
+        f"{two['games_per_s'] / one['games_per_s']:.2f}× "
+        f"({one['games_per_s']:.1f} → {two['games_per_s']:.1f} games/s)",
+        "≥ 1.5× (two cores)",
+        two["games_per_s"] >= 1.5 * one["games_per_s"],
+    )
+    small, large = (measure_in_fresh_process(games, 2) for games in (short, 5 * short))
+    for key, name in (("runner_mib", "runner"), ("largest_child_mib", "largest worker/bot")):
+        figure(
+            f"{name} peak memory",
+            f"{small[key]:.1f} → {large[key]:.1f} MiB",
+            f"flat: {short} → {5 * short} games, ≤ +10%",
+            large[key] <= 1.1 * small[key],
         )
 
 
