@@ -14,7 +14,12 @@ import pytest
 from arena.store import DuplicateGame, Store, open_store
 from arena.store.migrations import known_names, migrations
 from leagues.store import LeagueChanged, LeagueStore
-from tests.support.schemas import M005_IDS, MIGRATION_IDS, SCHEMA_M005, SCHEMA_M009
+from tests.support.schemas import (
+    MIGRATION_IDS,
+    SCHEMA_M005,
+    SCHEMA_M009,
+    mark_as_migrated_to_m005,
+)
 
 
 def normalised(sql: str) -> str:
@@ -53,15 +58,7 @@ def test_a_database_written_before_the_move_is_brought_up_to_date(tmp_path: Path
     with sqlite3.connect(db) as conn:
         conn.executescript(SCHEMA_M005.read_text())
         conn.execute("INSERT INTO meta (key, value) VALUES ('bot_seed_key', '00')")
-        conn.execute(
-            "CREATE TABLE _sqlite_migrations (id INTEGER PRIMARY KEY, migration_set TEXT, "
-            "name TEXT, applied_at TEXT)"
-        )
-        conn.executemany(
-            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
-            "VALUES ('arena', ?, '2025-01-01')",
-            [(name,) for name in M005_IDS],
-        )
+        mark_as_migrated_to_m005(conn)
     assert schema(db) == expected_schema(tmp_path, SCHEMA_M005)
     with open_store(db, create=False) as store:
         assert migrations.pending(store.db) == []

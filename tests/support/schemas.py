@@ -3,6 +3,7 @@ older database from, and compare a new one against."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 STORE_TESTS = Path(__file__).resolve().parent.parent / "store"
@@ -24,3 +25,16 @@ MIGRATION_IDS = [
     "m008_title_bot_totals",
     "m009_league_tally",
 ]
+
+
+def mark_as_migrated_to_m005(conn: sqlite3.Connection) -> None:
+    """Record m001..m005 as applied, as arena did in a database it wrote then."""
+    conn.execute(
+        "CREATE TABLE _sqlite_migrations (id INTEGER PRIMARY KEY, migration_set TEXT, "
+        "name TEXT, applied_at TEXT)"
+    )
+    conn.executemany(
+        "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+        "VALUES ('arena', ?, '2025-01-01')",
+        [(name,) for name in M005_IDS],
+    )
