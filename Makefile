@@ -7,7 +7,7 @@ DB ?= arena.db
 GAMES ?= 20
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-quick bench bench-quick lint check-bots clean sandbox
+.PHONY: help demo test test-quick bench bench-quick lint check-bots clean sandbox browser
 
 help: ## List the jobs
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -21,6 +21,9 @@ $(STAMP): pyproject.toml
 sandbox: ## Install bubblewrap, the bot sandbox, if it is missing (needs root; without it arena refuses to run bots)
 	@command -v bwrap >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1; } || echo "note: bubblewrap is not installed and could not be (not root?): arena will refuse to run bots; see README, Containment"
 
+browser: ## Install Chromium, which the web report's tests drive headless, if it is missing (needs root)
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1; } || echo "note: chromium is not installed and could not be (not root?): the tests in tests/web will fail; install Debian's chromium"
+
 demo: $(STAMP) sandbox ## Set up, play a small Corruption tournament among the bundled bots into arena.db, print the leaderboard
 	$(BIN)/arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random \
 		--bot bots/corruption-greedy --bot bots/random --games $(GAMES) --seed 1 --db $(DB)
@@ -32,10 +35,10 @@ demo: $(STAMP) sandbox ## Set up, play a small Corruption tournament among the b
 WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
 
-test: $(STAMP) sandbox ## Set up and run the whole test suite (on every core; WORKERS=0 for one process)
+test: $(STAMP) sandbox browser ## Set up and run the whole test suite (on every core; WORKERS=0 for one process)
 	$(PYTEST)
 
-test-quick: $(STAMP) sandbox ## The suite without the tests marked slow (for while you work; CI runs `make test`)
+test-quick: $(STAMP) sandbox browser ## The suite without the tests marked slow (for while you work; CI runs `make test`)
 	$(PYTEST) -m "not slow"
 
 # QUICK=1 passes --quick to every bench: fewer games, for CI logs.
