@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from protocol import names
+from protocol.features import OFFERED
 
 PROTOCOL_VERSION = 1
 """The protocol version this referee speaks."""
@@ -30,9 +31,14 @@ class TimeControlMs(TypedDict):
     game_ms: int
 
 
-def hello(arena_version: str) -> dict[str, Any]:
-    """The referee's opening line."""
-    return {"type": "hello", "protocol": PROTOCOL_VERSION, "arena": arena_version}
+def hello(arena_version: str, features: tuple[str, ...] = OFFERED) -> dict[str, Any]:
+    """The referee's opening line, with the wire features it offers (SPEC.md §13)."""
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "arena": arena_version,
+        "features": list(features),
+    }
 
 
 def game_start(

@@ -131,7 +131,13 @@ def test_an_aborted_game_is_unranked_but_a_complete_one_ranks_from_1(schemas):
 
 def test_referee_hello_states_protocol_1(schemas):
     assert messages.PROTOCOL_VERSION == 1
-    assert messages.hello("0.1.0") == {"type": "hello", "protocol": 1, "arena": "0.1.0"}
+    assert messages.hello("0.1.0") == {
+        "type": "hello",
+        "protocol": 1,
+        "arena": "0.1.0",
+        "features": ["view-patch", "game-id-once", "event-batch", "choice-products"],
+    }
+    assert schemas.validator("hello", strict=True).is_valid(messages.hello("0.1.0"))
 
 
 # --- legal.json -------------------------------------------------------------------------------
