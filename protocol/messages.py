@@ -70,6 +70,12 @@ def event(game_id: str, body: dict[str, Any]) -> dict[str, Any]:
     return {"type": "event", "game_id": game_id, "event": body}
 
 
+def events(game_id: str, bodies: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several events at once, for a bot that negotiated the wire feature event-batch (the
+    referee writes this line itself, from bodies encoded once: arena/wire.py)."""
+    return {"type": "events", "game_id": game_id, "events": bodies}
+
+
 def request(
     game_id: str,
     request_id: int,

@@ -145,8 +145,11 @@ def test_events_are_batched_until_the_next_message_or_a_flush():
         b'{"type":"events","game_id":"g","events":[{"kind":"a"},{"kind":"b"}]}\n{"type":"bye"}\n'
     )
     wire.line(messages.event("g", {"kind": "c"}))
-    assert wire.flush() == b'{"type":"events","game_id":"g","events":[{"kind":"c"}]}\n'
+    assert wire.flush() == codec.encode(messages.events("g", [{"kind": "c"}]))
     assert wire.flush() == b""
+    terse = SeatWire(frozenset({features.EVENT_BATCH, features.GAME_ID_ONCE}))
+    terse.line(messages.event("g", {"kind": "c"}))
+    assert terse.flush() == b'{"type":"events","events":[{"kind":"c"}]}\n'
 
 
 # --- real bot processes --------------------------------------------------------------------
