@@ -36,11 +36,19 @@ def compact(desc: dict[str, Any]) -> dict[str, Any]:
         return desc
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     listed: list[Any] = []
-    for option in desc["options"]:
-        if type(option) is dict and option and all(type(v) in (str, int) for v in option.values()):
-            groups.setdefault(tuple(option), []).append(option)
-        else:
-            listed.append(option)
+    for option in desc["options"]:  # a loop, not all(...): it runs for every option sent
+        if type(option) is dict and option:
+            for value in option.values():
+                if type(value) is not str and type(value) is not int:
+                    break
+            else:
+                keys = tuple(option)
+                group = groups.get(keys)
+                if group is None:
+                    group = groups[keys] = []
+                group.append(option)
+                continue
+        listed.append(option)
     products = []
     for keys, members in groups.items():
         product = _product(keys, members)
@@ -62,7 +70,7 @@ def _product(keys: tuple[str, ...], members: list[dict[str, Any]]) -> dict[str, 
     """{key: values} when members are exactly every combination of their values, else None."""
     if len(members) < MIN_GROUP:
         return None
-    values = {key: list(dict.fromkeys(m[key] for m in members)) for key in keys}
+    values = {key: list(dict.fromkeys([m[key] for m in members])) for key in keys}
     if math.prod(len(v) for v in values.values()) != len(members):
         return None
     if len({tuple(m.values()) for m in members}) != len(members):
