@@ -23,7 +23,8 @@ from arena.containment.limits import DEFAULT_LIMITS, Limits, process_cpu_seconds
 from arena.containment.program import bot_search_path, unrunnable
 from arena.faults import BotCrashed, BotError, BotProtocolError, BotStartFailed, BotTimeout, Fault
 from arena.manifest import BotManifest
-from protocol import codec, messages
+from arena.wire import SeatWire
+from protocol import codec, features, messages
 
 STDERR_CAP_BYTES = 256 * 1024
 """At most this much of a bot's stderr is kept per log file; the rest is read and dropped."""
@@ -53,6 +54,8 @@ class BotProcess:
         self.arena_version = arena_version
         self.hello_name = ""
         self.hello_version = ""
+        self.wire = SeatWire()
+        """The wire features negotiated in the handshake, and what they remember per game."""
         self._max_line_bytes = max_line_bytes
         self._proc: subprocess.Popen[bytes] | None = None
         self._splitter = codec.LineSplitter(max_line_bytes)
@@ -152,7 +155,12 @@ class BotProcess:
                 f'{messages.PROTOCOL_VERSION}; answer hello with "protocol": '
                 f"{messages.PROTOCOL_VERSION}",
             )
+        try:
+            granted = features.requested(reply)
+        except features.FeatureError as exc:
+            raise BotProtocolError(Fault.HANDSHAKE, f"bad hello: {exc}") from None
         self.hello_name, self.hello_version = name, version
+        self.wire = SeatWire(granted)
 
     def stop(self, grace_s: float = 0.0) -> int | None:
         """Stop the bot: say bye, give it grace_s to exit, then kill its process group.
@@ -256,11 +264,13 @@ class BotProcess:
     # -- messages ---------------------------------------------------------------------------
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; it is written at the next ask (or flush) without blocking."""
-        self._outbox += codec.encode(message)
+        """Queue a message, in this bot's wire form; it is written at the next ask (or flush)
+        without blocking."""
+        self._outbox += self.wire.line(message)
 
     def flush(self, timeout_s: float) -> None:
         """Write everything queued, waiting at most timeout_s for the bot to read."""
+        self._outbox += self.wire.flush()  # events held for a batch (wire feature event-batch)
         self._flush(time.monotonic() + timeout_s)
 
     def ask(self, request: dict[str, Any], timeout_s: float) -> tuple[Any, float]:
@@ -316,6 +326,7 @@ class BotProcess:
         self._outbox.clear()
         self._stdout_closed = False
         self._stderr_tail = b""
+        self.wire = SeatWire()  # a new process negotiates afresh
 
     def _write_some(self) -> bool:
         """Write what the pipe takes now; True when the outbox is empty."""

@@ -50,6 +50,8 @@ class CheckReport:
     shows the bug."""
     handshake_name: str = ""
     handshake_version: str = ""
+    features: frozenset[str] = frozenset()
+    """The wire features (SPEC.md §13) the bot negotiated in its handshake."""
 
     @property
     def faults(self) -> list[tuple[int, Fault, str]]:
@@ -129,6 +131,7 @@ def run_check(
             report.startup_error = f"{error.fault}: {error.reason}"
             return report
         report.handshake_name, report.handshake_version = process.hello_name, process.hello_version
+        report.features = process.wire.features
         for index in range(games):
             seat = index % players
             order = [0] * players

@@ -22,6 +22,7 @@ from arena.conditions import FaultPolicy, TimeControl
 from arena.faults import BotError, BotGameTime, BotProtocolError, Fault
 from arena.games.base import Event, Game, IllegalAction
 from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
+from arena.wire import Shared
 from protocol import codec, legal, messages
 
 
@@ -336,15 +337,16 @@ class _Game:
         """Queue each event for every seat, in the version built for that seat.
 
         Seats told the same version share one message (Event.audiences): the referee builds
-        each version once per event, not once per seat. Each seat still gets its events in
-        order, and only the versions it may see.
+        each version once per event, not once per seat, and a transport that encodes encodes
+        it once per wire form (Shared). Each seat still gets its events in order, and only the
+        versions it may see.
         """
         if not events:
             return
         live = self._live_seats()
         for event in events:
             for seats, body in event.audiences(live):
-                message = messages.event(self.game_id, body)
+                message = Shared(messages.event(self.game_id, body))
                 for seat in seats:
                     self._send(seat, message)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from protocol import names
+from protocol.features import OFFERED
 
 PROTOCOL_VERSION = 1
 """The protocol version this referee speaks."""
@@ -30,9 +31,14 @@ class TimeControlMs(TypedDict):
     game_ms: int
 
 
-def hello(arena_version: str) -> dict[str, Any]:
-    """The referee's opening line."""
-    return {"type": "hello", "protocol": PROTOCOL_VERSION, "arena": arena_version}
+def hello(arena_version: str, features: tuple[str, ...] = OFFERED) -> dict[str, Any]:
+    """The referee's opening line, with the wire features it offers (SPEC.md §13)."""
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "arena": arena_version,
+        "features": list(features),
+    }
 
 
 def game_start(
@@ -62,6 +68,12 @@ def game_start(
 def event(game_id: str, body: dict[str, Any]) -> dict[str, Any]:
     """Something happened that this seat may know; body has a "kind" and the event's fields."""
     return {"type": "event", "game_id": game_id, "event": body}
+
+
+def events(game_id: str, bodies: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several events at once, for a bot that negotiated the wire feature event-batch (the
+    referee writes this line itself, from bodies encoded once: arena/wire.py)."""
+    return {"type": "events", "game_id": game_id, "events": bodies}
 
 
 def request(

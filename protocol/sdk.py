@@ -25,6 +25,11 @@ Behaviour worth knowing:
   a stray ``print`` lands in the bot's log instead of corrupting the wire.
 - Messages of unknown types and unknown fields are ignored (SPEC.md §10); ``bye`` or the end of
   stdin makes :func:`run` return.
+- The SDK asks for every wire feature (SPEC.md §13) the referee offers and undoes them before
+  calling anything of the bot's: ``decide`` always gets the whole view and a plain legal
+  description, ``ctx.request`` looks like a plain request, ``on_event`` gets each event of an
+  ``events`` batch. A view patch that does not apply is logged like a raising ``decide`` (the
+  default action is answered), so ``arena check`` reports it.
 
 Stdlib and ``protocol`` only: this module must stay importable by any bot.
 """
@@ -40,6 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from protocol import features, products, viewpatch
 from protocol.legal import default_action, is_legal, random_action, why_illegal
 from protocol.messages import PROTOCOL_VERSION, check_bot_hello
 
@@ -181,6 +187,12 @@ class _Session:
         self.on_event = on_event
         self.on_game_over = on_game_over
         self.games: dict[str, GameInfo] = {}
+        self.current: GameInfo | None = None
+        """The game of the last game_start: the one a message without game_id is about."""
+        self.view: Any = None
+        """The last view received in the current game, kept to apply the next view patch to
+        (only when the referee sends patches: wire feature view-patch)."""
+        self.patched = False
 
     def play(self, lines: Iterator[str], out: IO[str]) -> None:
         for line in lines:
@@ -195,22 +207,40 @@ class _Session:
             if kind == "bye":
                 return
             if kind == "hello":
-                _send(out, self.hello)
+                _send(out, self.negotiate(message))
             elif kind == "request":
                 _send_line(out, self.answer(message))
             elif kind == "game_start":
                 game = _game_info(message)
                 self.games[game.game_id] = game
+                self.current = game
+                if self.patched:  # our own copy: hooks may change theirs
+                    self.view = _copy(message.get("view", {}))
                 _hook(self.on_game_start, game, message.get("view", {}))
             elif kind == "event":
                 _hook(self.on_event, self.game(message), message.get("event", {}))
+            elif kind == "events":  # wire feature event-batch: several events in one line
+                game = self.game(message)
+                for event in message.get("events", []):
+                    _hook(self.on_event, game, event)
             elif kind == "game_over":
                 game = self.game(message)
                 self.games.pop(game.game_id, None)
+                self.current, self.view = None, None
                 _hook(self.on_game_over, game, message)
 
+    def negotiate(self, hello: dict[str, Any]) -> dict[str, Any]:
+        """Our hello, asking for every wire feature the referee's hello offers (none offered:
+        exactly the plain hello, as any v1 referee expects)."""
+        wanted = features.granted(hello.get("features"), list(features.OFFERED))
+        self.patched = features.VIEW_PATCH in wanted
+        return {**self.hello, "features": wanted} if wanted else self.hello
+
     def game(self, message: dict[str, Any]) -> GameInfo:
-        """The game a message is about (a stand-in if its game_start never came)."""
+        """The game a message is about (a stand-in if its game_start never came); without a
+        game_id (wire feature game-id-once), the current game."""
+        if "game_id" not in message and self.current is not None:
+            return self.current
         game_id = str(message.get("game_id", ""))
         game = self.games.get(game_id)
         if game is None:
@@ -218,11 +248,28 @@ class _Session:
             self.games[game_id] = game
         return game
 
-    def answer(self, request: dict[str, Any]) -> str:
+    def plain(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The request as a bot that negotiated no wire feature would have received it: the
+        whole view (the patch applied to the last one), every option listed, the game_id."""
+        plain = dict(request)
+        if "view_patch" in plain:
+            self.view = viewpatch.apply(self.view, plain.pop("view_patch"))
+            plain["view"] = _copy(self.view)  # decide may change its view; ours must not
+        elif self.patched and "view" in plain:
+            self.view = _copy(plain["view"])
+        if isinstance(plain.get("legal"), dict):
+            plain["legal"] = products.expand(plain["legal"])
+        if "game_id" not in plain and self.current is not None:
+            plain["game_id"] = self.current.game_id
+        return plain
+
+    def answer(self, message: dict[str, Any]) -> str:
         """The action line answering a request: decide's action, or the default one if it fails."""
-        legal = request.get("legal", {})
-        view = request.get("view", {})
+        request, legal = message, message.get("legal", {})
         try:
+            request = self.plain(message)
+            legal = request.get("legal", {})
+            view = request.get("view", {})
             if self.with_context:
                 action = self.decide(view, legal, Context(self.game(request), request))
             else:
@@ -236,7 +283,10 @@ class _Session:
                 + f"\n{DECIDE_RAISED} {what} (request {request.get('id')!r}; the SDK answered "
                 "the default action)"
             )
-        return _encode({"type": "action", "id": request.get("id"), "action": default_action(legal)})
+            if request is message and "view_patch" in message:
+                self.view = None  # the patch did not apply: every later one fails loudly too
+        action = default_action(products.expand(legal))
+        return _encode({"type": "action", "id": request.get("id"), "action": action})
 
 
 def _game_info(message: dict[str, Any]) -> GameInfo:
@@ -279,6 +329,11 @@ def _lines(stdin: IO[Any] | None) -> Iterator[str]:
                 _log(f"ignoring a line from the referee that is not UTF-8: {line[:80]!r}")
                 continue
         yield line
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a JSON value (faster than copy.deepcopy)."""
+    return json.loads(json.dumps(value))
 
 
 def _hook(hook: Callable[..., None] | None, *args: Any) -> None:

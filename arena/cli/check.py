@@ -35,6 +35,7 @@ from arena.cli.common import (
 from arena.containment.limits import Limits
 from arena.faults import Fault
 from arena.printable import cell, shown
+from protocol import features
 
 
 def check(
@@ -129,6 +130,7 @@ def check(
         f"Handshake ok: it calls itself {shown(repr(report.handshake_name))} "
         f"version {shown(repr(report.handshake_version))}"
     )
+    out.print(f"Wire features: {wire_features(report.features)}")
     out.print(f"Timing: {report.timing_summary()}")
     problems = [*report.faults, *decide_problems(report)]
     if problems:
@@ -152,6 +154,13 @@ def log_folder(logs: Path | None) -> Iterator[Path]:
         return
     with tempfile.TemporaryDirectory(prefix="arena-check-") as temporary:
         yield Path(temporary)
+
+
+def wire_features(granted: frozenset[str]) -> str:
+    """The features a bot negotiated, in the order the referee offers them, for the report."""
+    if not granted:
+        return "none asked for (plain protocol v1 messages)"
+    return ", ".join(name for name in features.OFFERED if name in granted) + " (SPEC.md §13)"
 
 
 def decide_problems(report: CheckReport) -> list[tuple[int, str, str]]:

@@ -20,7 +20,7 @@ from arena.inprocess import InProcessBot
 from arena.record import BotIdentity, GameRecord
 from arena.referee import SeatedBot, play_game, seat_seed
 from arena.replay import replay
-from protocol import codec, legal
+from protocol import codec, features, legal
 
 GAME = get_game("corruption")
 VARIANT_SETS = [
@@ -31,18 +31,25 @@ VARIANT_SETS = [
 BRIBES = ["bribe-1000", "bribe-2000", "bribe-4000", "bribe-6000", "bribe-8000", "bribe-10000"]
 
 
-def play_scripted(players: int, seed: int, variants: list[str], script: list[Any] | None):
+def play_scripted(
+    players: int,
+    seed: int,
+    variants: list[str],
+    script: list[Any] | None,
+    wanted: frozenset[str] = frozenset(),
+):
     """Play a game whose actions come from `script` (or are random when script is None);
-    return the record and, per seat, the exact bytes the referee sent it, one line each."""
+    return the record and, per seat, the exact bytes the referee sent it, one line each (in
+    the wire form of a bot that negotiated the wire features `wanted`)."""
     rng = random.Random(seed)
     actions = iter(script) if script is not None else None
 
     def decide(view: dict[str, Any], legal_desc: dict[str, Any]) -> Any:
         return next(actions) if actions is not None else legal.random_action(legal_desc, rng)
 
-    bots = [InProcessBot(decide) for _ in range(players)]
+    bots = [InProcessBot(decide, wanted) for _ in range(players)]
     for bot in bots:
-        bot.keep_messages = True
+        bot.keep_messages = bot.keep_lines = True
     record = play_game(
         GAME,
         [SeatedBot(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
@@ -51,6 +58,8 @@ def play_scripted(players: int, seed: int, variants: list[str], script: list[Any
         game_id="twin",
         bot_seed_key=b"test-key",
     )
+    if wanted:
+        return record, [bot.lines for bot in bots]
     return record, [[codec.encode(m) for m in bot.received] for bot in bots]
 
 
@@ -89,10 +98,12 @@ def hidden_swaps(record: GameRecord) -> list[Swap]:
 
 
 def until_reveal(lines: list[bytes], round_no: int) -> list[bytes]:
+    """The lines before the round's reveal, and the start of the line that reveals it (with
+    event-batch, the events before the reveal share its line)."""
     marker = f'"kind":"revealed","round":{round_no}'.encode()
     for position, line in enumerate(lines):
         if marker in line:
-            return lines[:position]
+            return [*lines[:position], line[: line.index(marker)]]
     raise AssertionError(f"round {round_no} was never revealed")
 
 
@@ -106,7 +117,25 @@ CASES = [
     "seed,players,variants", CASES, ids=[f"{p}p-{'+'.join(v) or 'standard'}" for _, p, v in CASES]
 )
 def test_other_seats_receive_identical_bytes_whatever_a_hidden_card_is(seed, players, variants):
-    record, sent = play_scripted(players, seed, variants, None)
+    check_twins(seed, players, variants, frozenset())
+
+
+NEGOTIATED_CASES = CASES[::5]
+
+
+@pytest.mark.parametrize(
+    "seed,players,variants",
+    NEGOTIATED_CASES,
+    ids=[f"{p}p-{'+'.join(v) or 'standard'}" for _, p, v in NEGOTIATED_CASES],
+)
+def test_seats_that_negotiated_wire_features_learn_no_hidden_card_either(seed, players, variants):
+    """The same proof on the bytes of seats sent view patches, batched events, products: a
+    patch is made from the seat's own views only, so it can tell no more than they do."""
+    check_twins(seed, players, variants, frozenset(features.OFFERED))
+
+
+def check_twins(seed: int, players: int, variants: list[str], wanted: frozenset[str]) -> None:
+    record, sent = play_scripted(players, seed, variants, None, wanted)
     script = [d.action for d in record.decisions]
     swaps = hidden_swaps(record)
     assert swaps, "a random game always has face-down bribes to swap"
@@ -115,7 +144,7 @@ def test_other_seats_receive_identical_bytes_whatever_a_hidden_card_is(seed, pla
         twin_script = list(script)
         for index, card in changes.items():
             twin_script[index] = {**script[index], "card": card}
-        twin, twin_sent = play_scripted(players, seed, variants, twin_script)
+        twin, twin_sent = play_scripted(players, seed, variants, twin_script, wanted)
         assert all(twin.decisions[i].action["card"] == c for i, c in changes.items()), (
             "the twin really differs"
         )

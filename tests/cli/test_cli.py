@@ -155,6 +155,14 @@ def test_check_passes_a_good_bot(run, tmp_path):
     result = run("check", GREEDY, "--games", "2", "--seed", "1", "--logs", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert "PASS" in result.output and "Handshake ok" in result.output
+    # an SDK bot negotiates every wire feature: the check exercises the negotiated wire
+    assert "Wire features: view-patch, game-id-once, event-batch, choice-products" in result.output
+
+
+def test_check_passes_a_bot_that_asks_for_no_wire_feature(run, tmp_path):
+    result = run("check", "random", "--games", "1", "--seed", "1", "--logs", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "Wire features: none asked for" in result.output
 
 
 def test_check_explains_a_faulty_bot_and_exits_1(run, make_bot, tmp_path):

@@ -32,6 +32,8 @@ Modes (N = the request number, 1-based, at which the misbehaviour starts; defaul
   flood       when a game starts, sends 10,000 short lines nobody asked for
   bytes       answers request N with the raw bytes of the file named by FAKEBOT_BYTES
               (given as its third argument), whatever they are
+  features    says hello with "features": the JSON value in features.json in its directory,
+              then plays like good (whatever the referee sends it)
   hostile-crash  at request N writes terminal escapes, markup and a forged line to stderr
               (which the crash reason quotes), then exits with code 3
 """
@@ -86,14 +88,16 @@ for line in sys.stdin:
     if kind == "hello":
         if mode == "silent":
             time.sleep(3600)
-        send(
-            {
-                "type": "hello",
-                "protocol": 99 if mode == "version" else 1,
-                "name": "fake-" + mode,
-                "version": "0",
-            }
-        )
+        hello = {
+            "type": "hello",
+            "protocol": 99 if mode == "version" else 1,
+            "name": "fake-" + mode,
+            "version": "0",
+        }
+        if mode == "features":
+            with open("features.json", encoding="utf-8") as asked:
+                hello["features"] = json.load(asked)
+        send(hello)
         continue
     if kind == "bye":
         break
@@ -105,7 +109,11 @@ for line in sys.stdin:
     if kind != "request":
         continue
     requests += 1
-    answer = {"type": "action", "id": msg["id"], "action": first_legal(msg["legal"])}
+    legal = msg["legal"]
+    if mode == "features" and "products" in legal:  # wire feature choice-products
+        product = legal["products"][0]
+        legal = {"kind": "choice", "options": [{k: v[0] for k, v in product.items()}]}
+    answer = {"type": "action", "id": msg["id"], "action": first_legal(legal)}
     if mode == "stderr":
         sys.stderr.write("x" * (1 << 20) + "\n")
         sys.stderr.flush()

@@ -20,7 +20,7 @@ PROTOCOL_DIR = ROOT / "protocol"
 SCHEMA_DIR = PROTOCOL_DIR / "schemas"
 TRANSCRIPT_DIR = PROTOCOL_DIR / "transcripts"
 
-TO_BOT = ("hello", "game_start", "event", "request", "game_over", "bye")
+TO_BOT = ("hello", "game_start", "event", "events", "request", "game_over", "bye")
 """Schema names of the referee's messages, which are also their "type"."""
 FROM_BOT = {"hello": "bot_hello", "action": "action"}
 """A bot message's "type" -> its schema name."""

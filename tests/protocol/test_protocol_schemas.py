@@ -110,6 +110,7 @@ def test_every_builder_produces_a_message_valid_against_its_schema(
         "hello": messages.hello(arena_version),
         "game_start": messages.game_start(game_id, title, seat, players, seed, options, time, view),
         "event": messages.event(game_id, {**event, "kind": kind}),
+        "events": messages.events(game_id, [{**event, "kind": kind}]),
         "request": messages.request(game_id, request_id, decision, view, desc, time_left),
         "game_over": messages.game_over(game_id, status, reason, scores, ranks),
         "bye": messages.bye(),
@@ -131,7 +132,13 @@ def test_an_aborted_game_is_unranked_but_a_complete_one_ranks_from_1(schemas):
 
 def test_referee_hello_states_protocol_1(schemas):
     assert messages.PROTOCOL_VERSION == 1
-    assert messages.hello("0.1.0") == {"type": "hello", "protocol": 1, "arena": "0.1.0"}
+    assert messages.hello("0.1.0") == {
+        "type": "hello",
+        "protocol": 1,
+        "arena": "0.1.0",
+        "features": ["view-patch", "game-id-once", "event-batch", "choice-products"],
+    }
+    assert schemas.validator("hello", strict=True).is_valid(messages.hello("0.1.0"))
 
 
 # --- legal.json -------------------------------------------------------------------------------
@@ -278,6 +285,7 @@ def _referee_examples() -> dict[str, dict[str, Any]]:
         "hello": messages.hello("0.1.0"),
         "game_start": game_start,
         "event": messages.event("g1", {"kind": "played", "seat": 1}),
+        "events": messages.events("g1", [{"kind": "played", "seat": 1}]),
         "request": messages.request("g1", 1, "play", {}, legal.choice([1, 2]), 6000),
         "game_over": messages.game_over("g1", "complete", None, [1.0, 0.0], [1, 2]),
         "bye": messages.bye(),

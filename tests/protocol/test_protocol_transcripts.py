@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import json
+
 import pytest
 from protocol_testkit import TRANSCRIPT_DIR
 
 from arena.faults import Fault
-from protocol import legal
+from protocol import features, legal, products, viewpatch
 
 NAMES = sorted(path.name for path in TRANSCRIPT_DIR.glob("*.jsonl"))
 LINE_KEYS = {"dir", "msg", "note", "fault"}
@@ -48,7 +51,8 @@ def test_the_session_follows_the_protocol(transcripts, name):
             continue
         assert msg["type"] == "action" and outstanding is not None, where
         assert msg["id"] == outstanding["id"], where
-        reason = legal.why_illegal(outstanding["legal"], msg["action"])
+        # a choice written as products (choice-products) stands for its combinations
+        reason = legal.why_illegal(products.expand(outstanding["legal"]), msg["action"])
         if line.get("fault") == "illegal":
             assert reason and reason in line["note"], where
         else:
@@ -69,6 +73,26 @@ def test_full_game_shows_every_legal_kind_and_ends_properly(transcripts):
     assert len(over["scores"]) == len(over["ranks"]) == start["players"]
     assert [m["type"] for m in messages][-2:] == ["game_over", "bye"]
     assert all(line.get("fault") is None for line in lines)
+
+
+def test_the_negotiated_session_rebuilds_each_view_by_its_patch(transcripts):
+    """negotiated.jsonl: every feature asked for and offered; each request's patch applied to
+    the last view gives the view its note states."""
+    lines = transcripts["negotiated.jsonl"]
+    offered, asked = lines[0]["msg"]["features"], lines[1]["msg"]["features"]
+    assert set(offered) == set(features.OFFERED) and set(offered) <= set(asked)
+    view = None
+    for line in lines:
+        msg = line["msg"]
+        if msg["type"] == "game_start":
+            view = copy.deepcopy(msg["view"])
+        elif msg["type"] == "request":
+            assert "view" not in msg and "game_id" not in msg
+            view = viewpatch.apply(view, msg["view_patch"])
+            if "gives {" in line.get("note", ""):
+                stated = line["note"].split("gives ", 1)[1].split("}. ", 1)[0] + "}"
+                assert view == json.loads(stated)
+    assert {line["msg"]["type"] for line in lines} >= {"events", "request", "game_over"}
 
 
 def test_version_mismatch_is_a_handshake_fault(transcripts):
