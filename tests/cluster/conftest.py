@@ -8,18 +8,19 @@ one and writes its address to a scheduler file, which the workers and the test r
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import distributed  # in the test extra: CI always has it
 import pytest
-
-distributed = pytest.importorskip("distributed", reason="the cluster extra is not installed")
 
 START_TIMEOUT_S = 120  # a guard only: they start in a few seconds unless the host is slow
 
@@ -55,6 +56,15 @@ def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
 
 @pytest.fixture
 def dask_cluster(tmp_path: Path) -> Iterator[DaskCluster]:
+    with running_cluster(tmp_path) as cluster:
+        yield cluster
+
+
+@contextmanager
+def running_cluster(
+    tmp_path: Path, workers: int = 2, worker_env: dict[str, str] | None = None
+) -> Iterator[DaskCluster]:
+    """A scheduler and `workers` workers (environment: this one's, with worker_env)."""
     scheduler_file = tmp_path / "scheduler" / "scheduler.json"
     scheduler = _dask(
         "scheduler",
@@ -67,7 +77,7 @@ def dask_cluster(tmp_path: Path) -> Iterator[DaskCluster]:
         str(scheduler_file),
         cwd=tmp_path / "scheduler",
     )
-    workers: list[subprocess.Popen[bytes]] = []
+    started: list[subprocess.Popen[bytes]] = []
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while not scheduler_file.exists():
@@ -75,11 +85,11 @@ def dask_cluster(tmp_path: Path) -> Iterator[DaskCluster]:
             assert time.monotonic() < deadline, "the scheduler wrote no scheduler file"
             time.sleep(0.05)
         caches = []
-        for number in range(2):
+        for number in range(workers):
             home = tmp_path / f"worker-{number}"
             caches.append(home / "cache")
             # no nanny: killing the worker's process is the worker dying, not a restart
-            workers.append(
+            started.append(
                 _dask(
                     "worker",
                     "--scheduler-file",
@@ -93,12 +103,18 @@ def dask_cluster(tmp_path: Path) -> Iterator[DaskCluster]:
                     "--local-directory",
                     str(home / "dask"),
                     cwd=home,
-                    env={**os.environ, "ARENA_CACHE": str(home / "cache")},
+                    env={**os.environ, "ARENA_CACHE": str(home / "cache"), **(worker_env or {})},
                 )
             )
         with distributed.Client(scheduler_file=str(scheduler_file), timeout="60s") as client:
-            client.wait_for_workers(2, timeout=START_TIMEOUT_S)
+            client.wait_for_workers(workers, timeout=START_TIMEOUT_S)
             address = client.scheduler.address
-        yield DaskCluster(address, scheduler, workers, caches)
+        yield DaskCluster(address, scheduler, started, caches)
     finally:
-        _stop([*workers, scheduler])
+        _stop([*started, scheduler])
+
+
+@pytest.fixture
+def start_cluster(tmp_path: Path):
+    """start_cluster(workers=2, worker_env=None): a context manager giving a DaskCluster."""
+    return functools.partial(running_cluster, tmp_path)

@@ -1,0 +1,106 @@
+"""The parts of cluster leagues that need no cluster, and the refusals that need one: the
+--cluster address, the extra not installed, shipped bot folders verified on arrival, a worker
+that cannot sandbox."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tarfile
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+from arena.manifest import load_bot
+from arena.store import open_store
+from leagues.bundles import BotBundle, BundleMismatch, pack, unpack
+from leagues.cluster import ClusterAddress, DaskExecutor, parse_cluster
+from leagues.execution import WorkerFailed
+from leagues.runner import prepare_league, run_league
+from leagues.spec import load_league
+from tests.support.leagues import write_league
+
+
+def run_cli(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_cluster_addresses():
+    assert parse_cluster("tcp://10.0.0.5:8786") == ClusterAddress(scheduler="tcp://10.0.0.5:8786")
+    assert parse_cluster("local") == ClusterAddress()
+    assert parse_cluster("local:3") == ClusterAddress(local_workers=3)
+    for wrong in ("10.0.0.5:8786", "local:0", "local:x", "", "://x"):
+        with pytest.raises(ValueError, match="local"):
+            parse_cluster(wrong)
+
+
+def test_a_wrong_cluster_address_is_a_usage_error(tmp_path):
+    result = run_cli(
+        "league", "run", write_league(tmp_path), "--db", tmp_path / "a.db", "--cluster", "8786"
+    )
+    assert result.exit_code == 2
+    assert "--cluster takes tcp://HOST:PORT" in result.output
+    assert not (tmp_path / "a.db").exists(), "refused before anything was written"
+
+
+def test_cluster_without_the_extra_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    monkeypatch.setenv("COLUMNS", "200")
+    result = run_cli(
+        "league", "run", write_league(tmp_path), "--db", tmp_path / "a.db", "--cluster", "local"
+    )
+    assert result.exit_code == 2
+    assert "pip install 'arena[cluster]'" in result.output
+    assert len(result.output.strip().splitlines()) == 1, "one clear line"
+
+
+def test_a_shipped_bot_is_unpacked_and_verified_into_the_workers_own_cache(
+    bundled_bot, tmp_path, monkeypatch
+):
+    manifest = load_bot(bundled_bot("random"))
+    bundle = pack(manifest)
+    monkeypatch.setenv("ARENA_CACHE", str(tmp_path / "worker-cache"))
+    copy = unpack(bundle, tmp_path / "staging")
+    assert copy == tmp_path / "worker-cache" / "bots" / manifest.digest
+    assert sorted(p.name for p in copy.iterdir()) == sorted(
+        p.name for p in manifest.snapshot.iterdir()
+    )
+    assert (copy / "bot.toml").read_bytes() == (manifest.snapshot / "bot.toml").read_bytes()
+    assert list((tmp_path / "staging").iterdir()) == [], "the staging copy is removed"
+
+
+def test_a_shipped_bot_that_is_not_the_recorded_one_is_refused(bundled_bot, tmp_path, monkeypatch):
+    monkeypatch.setenv("ARENA_CACHE", str(tmp_path / "worker-cache"))
+    other = pack(load_bot(bundled_bot("corruption-greedy")))
+    claimed = BotBundle("random", load_bot(bundled_bot("random")).digest, other.archive)
+    with pytest.raises(BundleMismatch, match="refusing to run a different bot"):
+        unpack(claimed, tmp_path / "staging")
+
+
+def test_a_shipped_archive_cannot_write_outside_its_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARENA_CACHE", str(tmp_path / "worker-cache"))
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        data = b"pwned"
+        member = tarfile.TarInfo("../escaped.txt")
+        member.size = len(data)
+        archive.addfile(member, io.BytesIO(data))
+    with pytest.raises(BundleMismatch, match="unusable"):
+        unpack(BotBundle("evil", "0" * 16, buffer.getvalue()), tmp_path / "staging" / "in")
+    assert not (tmp_path / "staging" / "escaped.txt").exists()
+
+
+@pytest.mark.slow  # a scheduler and a worker
+def test_a_worker_that_cannot_sandbox_refuses_to_play(tmp_path, start_cluster, bot_processes):
+    league = write_league(tmp_path, games=4)
+    no_bwrap = {"PATH": os.path.dirname(sys.executable)}  # bwrap is not on this PATH
+    with start_cluster(workers=1, worker_env=no_bwrap) as cluster:
+        with open_store(tmp_path / "a.db", create=True) as store:
+            prepared = prepare_league(load_league(league), store, log_dir=None)
+            executor = DaskExecutor(prepared.plan, ClusterAddress(scheduler=cluster.address))
+            with pytest.raises(WorkerFailed, match=r"cannot be sandboxed here.*bubblewrap"):
+                run_league(prepared, store, workers=1, executor=executor)
+            assert store.db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+        assert bot_processes(cluster.caches[0]) == [], "no bot was started"
