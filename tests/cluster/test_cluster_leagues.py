@@ -5,6 +5,7 @@ interrupted mid-league and resumed."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -103,10 +104,20 @@ def wait_until_none(find: Callable[[], list[str]]) -> list[str]:
 
 
 def test_the_cluster_plays_the_local_pools_games_from_the_copies_it_ships(
-    tmp_path, dask_cluster, bot_processes, own_snapshot_cache
+    tmp_path, dask_cluster, bot_processes, own_snapshot_cache, make_bot
 ):
+    # One entrant crashes at its first decision of every game: a bot's fault, recorded in the
+    # game like any result, that must never pass for a worker's death (nor kill a worker).
+    crasher = make_bot("crash", at=1)
+    shutil.copytree(crasher, tmp_path / "bots" / "crasher")
     league = write_league(tmp_path, games=24)
+    league.write_text(
+        league.read_text().replace(
+            "copies = 3}]", f'copies = 2}}, "{tmp_path / "bots" / "crasher"}"]'
+        )
+    )
     reference = play_locally(league, tmp_path / "local.db")
+    assert any(seat[-1] != "ok" for game in reference for seat in game[3]), "the crasher faults"
 
     def hide_the_originals() -> None:
         # From here the bots exist only in what the executor packed: not at their folders,
@@ -135,6 +146,8 @@ def test_the_cluster_plays_the_local_pools_games_from_the_copies_it_ships(
     )
     assert summary.played == 24 and summary.remaining == 0
     assert games(tmp_path / "cluster.db") == reference, "the same games, seeds, seats, decisions"
+    assert summary.faults > 0, "the crasher's faults are results"
+    assert all(worker.poll() is None for worker in dask_cluster.workers), "no worker died"
     on_workers, elsewhere = running[0]
     assert on_workers, "the workers run their own unpacked copies of the bots"
     assert elsewhere == [], "no bot runs from the head's copies"
