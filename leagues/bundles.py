@@ -14,6 +14,7 @@ import os
 import shutil
 import tarfile
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,15 @@ def pack(manifest: BotManifest) -> BotBundle:
         for entry in sorted(os.listdir(manifest.snapshot)):
             archive.add(manifest.snapshot / entry, arcname=entry, recursive=True)
     return BotBundle(manifest.name, manifest.digest, buffer.getvalue())
+
+
+def pack_all(manifests: Iterable[BotManifest]) -> dict[str, BotBundle]:
+    """Each distinct bot once, by digest (entrants that are copies of a bot share it)."""
+    bundles: dict[str, BotBundle] = {}
+    for manifest in manifests:
+        if manifest.digest not in bundles:
+            bundles[manifest.digest] = pack(manifest)
+    return bundles
 
 
 def unpack(bundle: BotBundle, staging_root: Path) -> Path:

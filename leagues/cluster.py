@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from leagues.bundles import BotBundle, pack
+from leagues.bundles import pack_all
 from leagues.execution import GamePlan, Results, WorkerFailed
 from leagues.tasks import GameTask
 
@@ -99,10 +99,7 @@ class DaskExecutor:
         """Workers of a local cluster when the address does not say."""
         self.on_workers = on_workers
         """Called with the number of workers whenever it is known to have changed."""
-        self.bundles: dict[str, BotBundle] = {}
-        for manifest in plan.manifests:
-            if manifest.digest not in self.bundles:
-                self.bundles[manifest.digest] = pack(manifest)
+        self.bundles = pack_all(plan.manifests)
 
     def run(self, tasks: Iterable[GameTask]) -> Results:
         from distributed import as_completed

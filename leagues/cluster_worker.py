@@ -15,16 +15,21 @@ from __future__ import annotations
 import dataclasses
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from distributed import WorkerPlugin, get_worker
+from tornado.ioloop import PeriodicCallback
 
 from arena.containment.readiness import require
 from arena.record import GameRecord
 from leagues.bundles import BotBundle, unpack
 from leagues.execution import GamePlan, TaskPlayer
 from leagues.tasks import GameTask
+
+IDLE_S = 60.0
+"""A thread's bots are stopped after this long without a game (started again when needed)."""
 
 
 class LeaguePlugin(WorkerPlugin):
@@ -43,18 +48,22 @@ class LeaguePlugin(WorkerPlugin):
         self.lock = threading.Lock()
         self.local_plan: GamePlan | None = None
         self.players: dict[int, TaskPlayer] = {}
+        """By thread: each plays its games with its own bot processes."""
+        self.busy: set[int] = set()
+        self.last_game: dict[int, float] = {}
         self.closed = False
+        self.reaper = PeriodicCallback(self._reap_on_schedule, IDLE_S * 1000 / 4)
+        self.reaper.start()
 
     def teardown(self, worker: Any) -> None:
+        self.reaper.stop()
         with self.lock:
             self.closed = True
             players, self.players = list(self.players.values()), {}
-        for player in players:
-            player.kill()  # a game still running in a thread ends at once, its seats faulted
-            player.close()
+        _stop(players)
 
     def player(self) -> TaskPlayer:
-        """This thread's player, started on its first game."""
+        """This thread's player, started on its first game; call done() after the game."""
         with self.lock:
             if self.closed:
                 raise RuntimeError("the league's run on this worker was stopped")
@@ -63,7 +72,31 @@ class LeaguePlugin(WorkerPlugin):
             thread = threading.get_ident()
             if thread not in self.players:
                 self.players[thread] = TaskPlayer(self.local_plan)
+            self.busy.add(thread)
             return self.players[thread]
+
+    def done(self) -> None:
+        """This thread's game is over."""
+        with self.lock:
+            thread = threading.get_ident()
+            self.busy.discard(thread)
+            self.last_game[thread] = time.monotonic()
+
+    def _reap_on_schedule(self) -> None:
+        self.reap_idle()
+
+    def reap_idle(self, now: float | None = None) -> int:
+        """Stop the bots of every thread that has played no game for IDLE_S; how many."""
+        now = time.monotonic() if now is None else now
+        with self.lock:
+            idle = [
+                thread
+                for thread in self.players
+                if thread not in self.busy and now - self.last_game.get(thread, now) >= IDLE_S
+            ]
+            players = [self.players.pop(thread) for thread in idle]
+        _stop(players)
+        return len(players)
 
     def _localise(self) -> GamePlan:
         """The plan as this worker runs it: its verified copies of the bots, its Python, its
@@ -90,4 +123,14 @@ def play(plugin_name: str, task: GameTask) -> GameRecord:
     is part of the record it returns; an exception here is the worker's, never the bot's."""
     plugin = get_worker().plugins[plugin_name]
     assert isinstance(plugin, LeaguePlugin)
-    return plugin.player().play(task)
+    player = plugin.player()
+    try:
+        return player.play(task)
+    finally:
+        plugin.done()
+
+
+def _stop(players: list[TaskPlayer]) -> None:
+    for player in players:
+        player.kill()  # a game still running in a thread ends at once, its seats faulted
+        player.close()

@@ -4,10 +4,13 @@ that cannot sandbox."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import sys
 import tarfile
+import time
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -15,8 +18,9 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.manifest import load_bot
 from arena.store import open_store
-from leagues.bundles import BotBundle, BundleMismatch, pack, unpack
+from leagues.bundles import BotBundle, BundleMismatch, pack, pack_all, unpack
 from leagues.cluster import ClusterAddress, DaskExecutor, parse_cluster
+from leagues.cluster_worker import IDLE_S, LeaguePlugin
 from leagues.execution import WorkerFailed
 from leagues.runner import prepare_league, run_league
 from leagues.spec import load_league
@@ -104,3 +108,30 @@ def test_a_worker_that_cannot_sandbox_refuses_to_play(tmp_path, start_cluster, b
                 run_league(prepared, store, workers=1, executor=executor)
             assert store.db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
         assert bot_processes(cluster.caches[0]) == [], "no bot was started"
+
+
+@pytest.mark.slow  # one game with real bot processes
+def test_a_workers_bots_idle_for_a_minute_are_stopped(tmp_path, bot_processes, own_snapshot_cache):
+    """How the bots of a head killed outright go: its plugin stays, but its bots do not."""
+    league = write_league(tmp_path, games=3)
+    with open_store(tmp_path / "a.db", create=True) as store:
+        prepared = prepare_league(load_league(league), store, log_dir=None)
+    plugin = LeaguePlugin("arena-league-test", prepared.plan, pack_all(prepared.plan.manifests))
+
+    async def on_a_worker() -> None:  # setup runs on the worker's event loop
+        plugin.setup(SimpleNamespace(local_directory=str(tmp_path / "worker")))
+
+    asyncio.run(on_a_worker())
+    try:
+        player = plugin.player()
+        player.play(prepared.pending[0])
+        plugin.done()
+        assert bot_processes(own_snapshot_cache) != [], "its bots wait for the next game"
+        assert plugin.reap_idle(time.monotonic() + IDLE_S / 2) == 0, "not idle long enough"
+        assert plugin.reap_idle(time.monotonic() + IDLE_S) == 1
+        assert bot_processes(own_snapshot_cache) == []
+        plugin.player().play(prepared.pending[1])  # a later game starts them again
+        plugin.done()
+    finally:
+        plugin.teardown(None)
+    assert bot_processes(own_snapshot_cache) == []
