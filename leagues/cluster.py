@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,13 +148,14 @@ class DaskExecutor:
         from distributed import Client, LocalCluster
 
         if self.address.scheduler is None:
-            cluster = LocalCluster(
-                n_workers=self.address.local_workers or self.workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            with _ctrl_c_for_this_process_only():
+                cluster = LocalCluster(
+                    n_workers=self.address.local_workers or self.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             return Client(cluster), cluster
         try:
             return Client(self.address.scheduler, timeout="10s"), None
@@ -160,6 +164,21 @@ class DaskExecutor:
                 f"cannot reach the Dask scheduler at {self.address.scheduler} ({exc}); start "
                 "one with `dask scheduler` and give its address, or use --cluster local"
             ) from None
+
+
+@contextmanager
+def _ctrl_c_for_this_process_only() -> Iterator[None]:
+    """Start a local cluster's worker processes with Ctrl-C ignored (an ignored signal stays
+    ignored in a program it starts): a Ctrl-C at the terminal reaches them too, and it is
+    this process's to handle, by stopping them in order, not theirs to die of mid-game."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may change signal handlers
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _Capacity:

@@ -152,6 +152,9 @@ def run_league(
     finally:
         results.close()  # stops the workers and their bots, whatever happened
         summary.elapsed_s = time.monotonic() - started
+    if summary.interrupted:
+        # Ctrl-C can land between a game's COMMIT and the count above: count what is stored.
+        summary.played = len(leagues.done(prepared.league_id)) - done
     summary.skipped = prepared.skipped + sum(
         1
         for task in prepared.pending
