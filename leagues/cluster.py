@@ -136,7 +136,7 @@ class DaskExecutor:
             for future in completed:
                 task = in_flight.pop(future)
                 if future.status != "finished":
-                    raise WorkerFailed(_describe(future.exception(), task))
+                    raise WorkerFailed(_describe(future, task))
                 record = future.result()
                 future.release()
                 feed()
@@ -204,9 +204,16 @@ class _Capacity:
         return 2 * self.threads
 
 
-def _describe(error: BaseException | None, task: GameTask) -> str:
+def _describe(future: Any, task: GameTask) -> str:
+    """Why a game's task did not finish, for WorkerFailed."""
     from distributed import KilledWorker
 
+    if future.status != "error":  # cancelled or lost, by the scheduler rather than a worker
+        return (
+            f"the cluster dropped game {task.index} ({future.status}): was the scheduler "
+            "stopped or restarted?"
+        )
+    error = future.exception()
     if isinstance(error, KilledWorker):
         return (
             f"game {task.index} was running on {error.allowed_failures + 1} workers that each "

@@ -243,3 +243,13 @@ def test_a_killed_then_interrupted_head_resumes_exactly_on_the_same_cluster(
     assert wait_until_none(league_bots(bot_processes, tmp_path, dask_cluster)) == [], (
         "nothing left running"
     )
+
+
+def test_cluster_local_starts_its_own_workers_for_the_run(tmp_path, bot_processes):
+    league, db = write_league(tmp_path, games=6), tmp_path / "arena.db"
+    command = [*league_command(league, db, workers=1), "--cluster", "local:2"]
+    run = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Dask cluster local:2" in run.stdout and "2 workers" in run.stdout
+    assert stored(db) == (6, 6)
+    assert wait_until_none(lambda: bot_processes(tmp_path)) == [], "its workers and bots stop"
