@@ -29,7 +29,8 @@ from arena.record import BotIdentity, GameRecord
 from arena.referee import SeatedBot, play_game
 from arena.store import open_store
 from leagues.bench import write_league
-from leagues.cluster import ClusterAddress, ClusterUnavailable, DaskExecutor, require_distributed
+from leagues.cluster import ClusterUnavailable, DaskExecutor, require_distributed
+from leagues.cluster_address import ClusterAddress
 from leagues.execution import Executor, GamePlan
 from leagues.runner import prepare_league, run_league
 from leagues.spec import load_league

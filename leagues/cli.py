@@ -34,13 +34,8 @@ from arena.cli.common import (
 from arena.cli.usage import ArenaCommand
 from arena.printable import cell, shown, visible
 from arena.store import Store, StoreError
-from leagues.cluster import (
-    ClusterAddress,
-    ClusterUnavailable,
-    DaskExecutor,
-    parse_cluster,
-    require_distributed,
-)
+from leagues.cluster import ClusterUnavailable, DaskExecutor, require_distributed
+from leagues.cluster_address import ClusterAddress, parse_cluster
 from leagues.execution import Executor, WorkerFailed
 from leagues.lock import LeagueBusy, league_lock
 from leagues.progress import LeagueProgress
@@ -63,7 +58,8 @@ ClusterOption = Annotated[
         "--cluster",
         metavar="ADDRESS",
         help="Play on a Dask cluster: tcp://HOST:PORT of a running `dask scheduler`, or "
-        "local[:N] to start N workers here (default N: --workers). Needs the cluster extra: "
+        "local[:N] to start N workers here (default N: --workers); default: the league file's "
+        "[cluster] address, else this machine's worker processes. Needs the cluster extra: "
         "pip install 'arena[cluster]'.",
     ),
 ]
@@ -96,7 +92,7 @@ def run(
     spec = _load(file)
     secret = seed_secret(seed_key)
     out = console()
-    address = _cluster(cluster)
+    address = _cluster(cluster if cluster is not None else spec.cluster)
     # On a remote cluster the workers run the bots, and each refuses if it cannot sandbox them.
     remote = address is not None and address.scheduler is not None
     if not (remote and not unsandboxed) and not contain_bots(unsandboxed, out):

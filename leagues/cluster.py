@@ -23,15 +23,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from leagues.bundles import pack_all
+from leagues.cluster_address import ClusterAddress
 from leagues.execution import GamePlan, Results, WorkerFailed
 from leagues.tasks import GameTask
 
 INSTALL_HINT = "pip install 'arena[cluster]'"
-USAGE = "tcp://HOST:PORT (a running Dask scheduler) or local[:N] (N workers on this machine)"
 _REFRESH_S = 1.0
 """How often the number of workers is asked of the scheduler (it can change at any time)."""
 _CLEANUP_S = 10.0
@@ -39,38 +38,6 @@ _CLEANUP_S = 10.0
 
 class ClusterUnavailable(RuntimeError):
     """The cluster cannot be used; the message says what to do."""
-
-
-@dataclass(frozen=True)
-class ClusterAddress:
-    """Where to play: a running scheduler, or a cluster started here for the run."""
-
-    scheduler: str | None = None
-    """The scheduler's address (tcp://HOST:PORT); None for a local cluster."""
-    local_workers: int | None = None
-    """Workers of a local cluster; None: as many as the league's workers."""
-
-    def __str__(self) -> str:
-        if self.scheduler is not None:
-            return self.scheduler
-        return "local" if self.local_workers is None else f"local:{self.local_workers}"
-
-
-def parse_cluster(text: str) -> ClusterAddress:
-    """`--cluster`'s value (or the league file's [cluster] address); ValueError saying what
-    is expected when it is neither form."""
-    text = text.strip()
-    if text == "local":
-        return ClusterAddress()
-    if text.startswith("local:"):
-        count = text.removeprefix("local:")
-        if count.isdigit() and int(count) > 0:
-            return ClusterAddress(local_workers=int(count))
-        raise ValueError(f"local:N needs a positive number of workers, e.g. local:4, not {text!r}")
-    scheme, _, rest = text.partition("://")
-    if scheme and rest and scheme.isalnum():
-        return ClusterAddress(scheduler=text)
-    raise ValueError(f"--cluster takes {USAGE}, not {text!r}")
 
 
 def require_distributed() -> None:

@@ -18,7 +18,8 @@ import pytest
 
 from arena.seeds import secret_from_seed_key
 from arena.store import open_store
-from leagues.cluster import ClusterAddress, DaskExecutor
+from leagues.cluster import DaskExecutor
+from leagues.cluster_address import ClusterAddress
 from leagues.runner import RunSummary, prepare_league, run_league
 from leagues.spec import load_league
 from tests.support.leagues import (

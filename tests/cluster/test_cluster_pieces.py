@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 import sys
 import tarfile
 import time
@@ -19,11 +20,12 @@ from arena.cli.app import app
 from arena.manifest import load_bot
 from arena.store import open_store
 from leagues.bundles import BotBundle, BundleMismatch, pack, pack_all, unpack
-from leagues.cluster import ClusterAddress, DaskExecutor, parse_cluster
+from leagues.cluster import DaskExecutor
+from leagues.cluster_address import ClusterAddress, parse_cluster
 from leagues.cluster_worker import IDLE_S, LeaguePlugin
 from leagues.execution import WorkerFailed
 from leagues.runner import prepare_league, run_league
-from leagues.spec import load_league
+from leagues.spec import LeagueFileError, load_league
 from tests.support.leagues import write_league
 
 
@@ -45,7 +47,7 @@ def test_a_wrong_cluster_address_is_a_usage_error(tmp_path):
         "league", "run", write_league(tmp_path), "--db", tmp_path / "a.db", "--cluster", "8786"
     )
     assert result.exit_code == 2
-    assert "--cluster takes tcp://HOST:PORT" in result.output
+    assert "a cluster address is tcp://HOST:PORT" in result.output
     assert not (tmp_path / "a.db").exists(), "refused before anything was written"
 
 
@@ -135,3 +137,28 @@ def test_a_workers_bots_idle_for_a_minute_are_stopped(tmp_path, bot_processes, o
     finally:
         plugin.teardown(None)
     assert bot_processes(own_snapshot_cache) == []
+
+
+def test_a_league_file_can_name_its_cluster(tmp_path, monkeypatch):
+    league = write_league(tmp_path, extra='[cluster]\naddress = "local:2"\n')
+    assert load_league(league).cluster == "local:2"
+    monkeypatch.setitem(sys.modules, "distributed", None)  # so the run stops at the import
+    result = run_cli("league", "run", league, "--db", tmp_path / "a.db")
+    assert result.exit_code == 2 and "pip install 'arena[cluster]'" in result.output, (
+        "without --cluster, the file's [cluster] address is used"
+    )
+
+
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        ('address = "8786"', "a cluster address is tcp://HOST:PORT"),
+        ("address = 8786", "cluster.address must be a string"),
+        ('adress = "local"', "adress"),
+    ],
+)
+def test_a_wrong_cluster_table_is_refused_with_its_line(tmp_path, table, problem):
+    league = write_league(tmp_path, extra=f"[cluster]\n{table}\n")
+    with pytest.raises(LeagueFileError, match=re.escape(problem)) as error:
+        load_league(league)
+    assert ":9" in str(error.value) or "line 9" in str(error.value), str(error.value)
