@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from distributed import WorkerPlugin, get_worker
+from distributed import Reschedule, WorkerPlugin, get_worker
 from tornado.ioloop import PeriodicCallback
 
 from arena.containment.readiness import require
@@ -66,7 +66,7 @@ class LeaguePlugin(WorkerPlugin):
         """This thread's player, started on its first game; call done() after the game."""
         with self.lock:
             if self.closed:
-                raise RuntimeError("the league's run on this worker was stopped")
+                raise Reschedule()  # removed since the task began: play it elsewhere
             if self.local_plan is None:
                 self.local_plan = self._localise()
             thread = threading.get_ident()
@@ -121,13 +121,22 @@ class LeaguePlugin(WorkerPlugin):
 def play(plugin_name: str, task: GameTask) -> GameRecord:
     """The cluster task: play one game on this worker with the league's plugin. A bot's fault
     is part of the record it returns; an exception here is the worker's, never the bot's."""
-    plugin = get_worker().plugins[plugin_name]
-    assert isinstance(plugin, LeaguePlugin)
+    plugin = get_worker().plugins.get(plugin_name)
+    if not isinstance(plugin, LeaguePlugin):
+        raise RuntimeError(
+            f"this worker has no {plugin_name}: it was removed by another run of the same "
+            "league on this cluster (run one head per league at a time)"
+        )
     player = plugin.player()
     try:
-        return player.play(task)
+        record = player.play(task)
     finally:
         plugin.done()
+    if plugin.closed:
+        # Its bots were stopped under it (the worker is closing, the run was replaced): the
+        # faults in this record are not the bots' doing, so it is no result. Play it again.
+        raise Reschedule()
+    return record
 
 
 def _stop(players: list[TaskPlayer]) -> None:

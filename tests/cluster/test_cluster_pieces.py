@@ -10,15 +10,18 @@ import os
 import re
 import sys
 import tarfile
+import threading
 import time
 from types import SimpleNamespace
 
 import pytest
+from distributed import Reschedule
 from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.manifest import load_bot
 from arena.store import open_store
+from leagues import cluster_worker
 from leagues.bundles import BotBundle, BundleMismatch, pack, pack_all, unpack
 from leagues.cluster import DaskExecutor
 from leagues.cluster_address import ClusterAddress, parse_cluster
@@ -162,3 +165,43 @@ def test_a_wrong_cluster_table_is_refused_with_its_line(tmp_path, table, problem
     with pytest.raises(LeagueFileError, match=re.escape(problem)) as error:
         load_league(league)
     assert ":9" in str(error.value) or "line 9" in str(error.value), str(error.value)
+
+
+@pytest.mark.slow  # a game with real bot processes
+def test_a_game_whose_bots_were_stopped_under_it_is_played_again_not_recorded(
+    tmp_path, monkeypatch, make_bot, bot_processes, own_snapshot_cache
+):
+    """A worker closing (or the run being replaced) stops its bots mid-game: their faults are
+    not theirs, so the game is rescheduled, never returned as a result."""
+    sleeper = make_bot("sleep", at=1)  # keeps the game waiting on its first decision
+    league = write_league(tmp_path, games=3)
+    league.write_text(league.read_text().replace("copies = 3}]", f'copies = 2}}, "{sleeper}"]'))
+    with open_store(tmp_path / "a.db", create=True) as store:
+        prepared = prepare_league(load_league(league), store, log_dir=None)
+    plugin = LeaguePlugin("arena-league-test", prepared.plan, pack_all(prepared.plan.manifests))
+
+    async def on_a_worker() -> None:
+        plugin.setup(SimpleNamespace(local_directory=str(tmp_path / "worker")))
+
+    asyncio.run(on_a_worker())
+    monkeypatch.setattr(
+        cluster_worker, "get_worker", lambda: SimpleNamespace(plugins={plugin.name: plugin})
+    )
+    task = next(t for t in prepared.pending if len(set(t.seating)) == 3)  # seats the sleeper
+    outcome: list[object] = []
+
+    def game() -> None:
+        try:
+            outcome.append(cluster_worker.play(plugin.name, task))
+        except Reschedule as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=game)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not bot_processes(own_snapshot_cache) and time.monotonic() < deadline:
+        time.sleep(0.02)  # the game has started its bots
+    plugin.teardown(None)
+    thread.join(timeout=60)
+    assert len(outcome) == 1 and isinstance(outcome[0], Reschedule)
+    assert bot_processes(own_snapshot_cache) == []
