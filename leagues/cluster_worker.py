@@ -130,6 +130,10 @@ def play(plugin_name: str, task: GameTask) -> GameRecord:
     player = plugin.player()
     try:
         record = player.play(task)
+    except Exception:
+        if not plugin.closed:
+            raise
+        raise Reschedule() from None  # its bots were stopped under it: see below
     finally:
         plugin.done()
     if plugin.closed:
