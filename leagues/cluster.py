@@ -85,7 +85,9 @@ class DaskExecutor:
         try:
             client.register_plugin(LeaguePlugin(name, self.plan, self.bundles), name=name)
             capacity = _Capacity(client, self.on_workers)
-            completed = as_completed()
+            # Results are fetched by the client's event loop as they finish, not one round
+            # trip at a time from this thread.
+            completed = as_completed(with_results=True, raise_errors=False)
             todo = iter(tasks)
 
             def feed() -> None:
@@ -100,11 +102,10 @@ class DaskExecutor:
                     completed.add(future)
 
             feed()
-            for future in completed:
+            for future, record in completed:
                 task = in_flight.pop(future)
                 if future.status != "finished":
                     raise WorkerFailed(_describe(future, task))
-                record = future.result()
                 future.release()
                 feed()
                 yield task, record
