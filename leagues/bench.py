@@ -4,7 +4,9 @@
   target, two workers at least 1.5× one (two cores);
 - peak memory (max RSS) of the runner process, and of its workers, over a league and one five
   times longer, each measured in a fresh process: target, flat memory (the longer league's
-  peaks within 10% of the shorter's).
+  peaks within 10% of the shorter's);
+- the same league on a Dask cluster against the local pool, and the single writer's ceiling
+  (leagues.bench_cluster).
 """
 
 from __future__ import annotations
@@ -97,6 +99,9 @@ def main() -> None:
             f"flat: {short} → {5 * short} games, ≤ +10%",
             large[key] <= 1.1 * small[key],
         )
+    from leagues import bench_cluster  # it borrows write_league from here
+
+    bench_cluster.report(quick=args.quick)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,9 @@ from arena.cli.common import (
 from arena.cli.usage import ArenaCommand
 from arena.printable import cell, shown, visible
 from arena.store import Store, StoreError
-from leagues.execution import WorkerFailed
+from leagues.cluster import ClusterUnavailable, DaskExecutor, require_distributed
+from leagues.cluster_address import ClusterAddress, parse_cluster
+from leagues.execution import Executor, WorkerFailed
 from leagues.lock import LeagueBusy, league_lock
 from leagues.progress import LeagueProgress
 from leagues.runner import prepare_league, run_league
@@ -50,6 +52,17 @@ app = typer.Typer(
 )
 
 LeagueFile = Annotated[Path, typer.Argument(metavar="FILE", help="The league file (TOML).")]
+ClusterOption = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Play on a Dask cluster: tcp://HOST:PORT of a running `dask scheduler`, or "
+        "local[:N] to start N workers here (default N: --workers); default: the league file's "
+        "[cluster] address, else this machine's worker processes. Needs the cluster extra: "
+        "pip install 'arena[cluster]'.",
+    ),
+]
 
 
 def _load(path: Path) -> LeagueSpec:
@@ -66,25 +79,43 @@ def run(
     db: DbOption = Path(DEFAULT_DB),
     seed_key: SeedKeyOption = None,
     unsandboxed: UnsandboxedOption = False,
+    cluster: ClusterOption = None,
 ) -> None:
     """Play a league's games in parallel, recording each as it finishes; rerun to resume.
 
     Ctrl-C stops cleanly: finished games are kept and the same command later plays exactly
-    the games still missing.
+    the games still missing. With --cluster the games are played on Dask workers (which
+    receive the bots' folders from here) and recorded here, with the same guarantees.
 
     Example: arena league run leagues/examples/corruption-round-robin.toml --workers 2
     """
     spec = _load(file)
     secret = seed_secret(seed_key)
     out = console()
-    if not contain_bots(unsandboxed, out):
+    address = _cluster(cluster if cluster is not None else spec.cluster)
+    # On a remote cluster the workers run the bots, and each refuses if it cannot sandbox them.
+    remote = address is not None and address.scheduler is not None
+    if not (remote and not unsandboxed) and not contain_bots(unsandboxed, out):
         spec = dataclasses.replace(spec, limits=dataclasses.replace(spec.limits, sandbox=False))
     store = open_db(db, create=True, write=True)
     try:
         with league_lock(db, spec.name):
-            _run(spec, store, db, workers, secret, out)
+            _run(spec, store, db, workers, secret, out, address)
     except LeagueBusy as exc:
         fail(str(exc))
+
+
+def _cluster(text: str | None) -> ClusterAddress | None:
+    if text is None:
+        return None
+    try:
+        address = parse_cluster(text)
+        require_distributed()
+    except ValueError as exc:
+        fail(str(exc), EXIT_USAGE)
+    except ClusterUnavailable as exc:
+        fail(str(exc), EXIT_USAGE)
+    return address
 
 
 def _run(
@@ -94,6 +125,7 @@ def _run(
     workers: int | None,
     secret: bytes | None,
     out: Console,
+    address: ClusterAddress | None,
 ) -> None:
     try:
         prepared = prepare_league(spec, store, log_dir=bot_log_dir(db), secret=secret)
@@ -116,15 +148,28 @@ def _run(
         )
         out.print(standings_table(_standings(store, spec, total)))
         return
+    where = f"{n_workers} worker(s)" if address is None else f"Dask cluster {shown(address)}"
     out.print(
         f"League [bold]{shown(spec.name)}[/] · {spec.game} · {total} games"
         + (f" ({done} already recorded, resuming)" if done else "")
-        + f" · {n_workers} worker(s) · recording to {shown(db)}"
+        + f" · {where} · recording to {shown(db)}"
     )
+    shown_workers = n_workers if address is None else 0  # a cluster's are counted as they come
     try:
-        with LeagueProgress(out, name=spec.name, total=total, done=done) as progress:
-            summary = run_league(prepared, store, workers=n_workers, on_record=progress.update)
+        with LeagueProgress(
+            out, name=spec.name, total=total, done=done, workers=shown_workers
+        ) as progress:
+            executor: Executor | None = None
+            if address is not None:
+                executor = DaskExecutor(
+                    prepared.plan, address, workers=n_workers, on_workers=progress.set_workers
+                )
+            summary = run_league(
+                prepared, store, workers=n_workers, on_record=progress.update, executor=executor
+            )
         out.line()
+    except ClusterUnavailable as exc:
+        fail(str(exc))
     except WorkerFailed as exc:
         fail(f"{exc}\nFinished games are recorded; rerun the same command to resume.")
     except StoreError as exc:

@@ -35,7 +35,9 @@ class _Tally:
 class LeagueProgress:
     """A context manager; call update() with each finished game."""
 
-    def __init__(self, console: Console, *, name: str, total: int, done: int, top: int = 5) -> None:
+    def __init__(
+        self, console: Console, *, name: str, total: int, done: int, workers: int, top: int = 5
+    ) -> None:
         self.console = console
         self.top = top
         self.faults = 0
@@ -44,6 +46,7 @@ class LeagueProgress:
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
+            TextColumn("{task.fields[workers]} workers"),
             TextColumn("{task.fields[rate]} games/s"),
             TextColumn("faults {task.fields[faults]}"),
             TimeElapsedColumn(),
@@ -53,7 +56,7 @@ class LeagueProgress:
         )
         # the description is formatted into markup ("[bold]{task.description}"): escape it
         self.task = self.progress.add_task(
-            shown(name), total=total, completed=done, rate="-", faults=0
+            shown(name), total=total, completed=done, rate="-", faults=0, workers=workers
         )
         self._started_at: float | None = None
         self._played = 0
@@ -66,6 +69,11 @@ class LeagueProgress:
     def __exit__(self, *exc: object) -> None:
         self.live.update(self._render())
         self.live.__exit__(None, None, None)
+
+    def set_workers(self, workers: int) -> None:
+        """The number of workers playing (a cluster's changes as workers join and leave)."""
+        self.progress.update(self.task, workers=workers)
+        self.live.update(self._render())
 
     def update(self, task: GameTask, record: GameRecord) -> None:
         now = self.progress.get_time()

@@ -18,7 +18,7 @@ from arena.manifest import load_bot
 from arena.record import GameRecord
 from arena.seeds import derive_deal_key
 from arena.store import Store
-from leagues.execution import GamePlan, make_executor
+from leagues.execution import Executor, GamePlan, make_executor
 from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import LeagueSpec
 from leagues.store import LeagueStore
@@ -117,15 +117,19 @@ def run_league(
     *,
     workers: int,
     on_record: Callable[[GameTask, GameRecord], None] | None = None,
+    executor: Executor | None = None,
 ) -> RunSummary:
     """Play the pending games, storing each as it finishes. Ctrl-C stops the run cleanly:
-    finished games are kept, the games in progress are abandoned (a rerun plays them)."""
+    finished games are kept, the games in progress are abandoned (a rerun plays them).
+
+    executor: where the games are played (e.g. a leagues.cluster.DaskExecutor); default: in
+    this process, or a local pool of `workers` processes."""
     done = len(prepared.tasks) - len(prepared.pending) - prepared.skipped
     summary = RunSummary(scheduled=len(prepared.tasks), already_done=done)
     strikes = prepared.strikes
     leagues = LeagueStore(store)
     started = time.monotonic()
-    executor = make_executor(prepared.plan, workers)
+    executor = executor or make_executor(prepared.plan, workers)
     # Filtered as tasks are handed out, so a strike takes effect for every game not yet begun.
     results = executor.run(task for task in prepared.pending if strikes.playable(task))
     try:
@@ -148,6 +152,9 @@ def run_league(
     finally:
         results.close()  # stops the workers and their bots, whatever happened
         summary.elapsed_s = time.monotonic() - started
+    if summary.interrupted:
+        # Ctrl-C can land between a game's COMMIT and the count above: count what is stored.
+        summary.played = len(leagues.done(prepared.league_id)) - done
     summary.skipped = prepared.skipped + sum(
         1
         for task in prepared.pending

@@ -21,6 +21,7 @@ from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.referee import FaultPolicy, TimeControl
 from arena.suggest import closest
+from leagues.cluster_address import parse_cluster
 from leagues.spec_types import Entrant, LeagueFileError, LeagueFormat, LeagueSpec
 
 TOP_KEYS = (
@@ -38,10 +39,12 @@ TOP_KEYS = (
     "time",
     "faults",
     "limits",
+    "cluster",
 )
 TIME_KEYS = ("decision_ms", "bank_ms", "startup_ms", "game_ms")
 FAULT_KEYS = ("policy", "disqualify_above", "strike_after")
 ENTRY_KEYS = ("path", "copies")
+CLUSTER_KEYS = ("address",)
 LIMIT_KEYS = ("cpu_s", "memory_mib", "processes", "open_files", "file_size_mib", "scratch_mib")
 MAX_SEED = 2**63 - 1
 SYNTAX_HINT = (
@@ -111,6 +114,7 @@ class LeagueChecks:
             disqualify_above=self.disqualify_above(),
             strike_after=self.integer_in("faults", "strike_after", 5, 1, "strike_after = 5"),
             limits=self.limits(),
+            cluster=self.cluster(),
         )
 
     # -- errors ----------------------------------------------------------------------------
@@ -496,6 +500,22 @@ class LeagueChecks:
                 "cpus",
             )
         return dataclasses.replace(DEFAULT_LIMITS, **numbers, cpus=float(cpus))
+
+    def cluster(self) -> str | None:
+        """[cluster] address: where `league run` plays without --cluster (None: locally)."""
+        table = self.table("cluster")
+        self.check_keys(table, CLUSTER_KEYS, ("cluster",))
+        address = table.get("address")
+        if address is None:
+            return None
+        example = 'address = "tcp://scheduler:8786"'
+        if not isinstance(address, str):
+            raise self.wrong_type(("cluster", "address"), address, "a string", example)
+        try:
+            parse_cluster(address)
+        except ValueError as exc:
+            raise self.fail(f"{exc}, e.g. {example}", "cluster", "address") from None
+        return address.strip()
 
     def integer_in(self, table: str, key: str, default: int, minimum: int, example: str) -> int:
         value = self.table(table).get(key, default)

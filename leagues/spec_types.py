@@ -78,6 +78,9 @@ class LeagueSpec:
     """Games an entrant must have played before it can be disqualified."""
     limits: Limits = DEFAULT_LIMITS
     """Containment of every bot process ([limits]; defaults as arena.limits.Limits)."""
+    cluster: str | None = None
+    """[cluster] address: the Dask cluster `league run` plays on unless told --cluster (None:
+    this machine's worker processes). Not part of the schedule."""
 
     @property
     def entrants(self) -> tuple[Entrant, ...]:

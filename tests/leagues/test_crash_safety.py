@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import signal
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -19,7 +18,12 @@ from pathlib import Path
 import pytest
 
 from arena.store import open_store
-from tests.support.leagues import assert_ratings_equal_a_recompute, league_command, write_league
+from tests.support.leagues import (
+    assert_ratings_equal_a_recompute,
+    league_command,
+    stored_games,
+    write_league,
+)
 from tests.support.paths import ROOT
 
 pytestmark = pytest.mark.slow  # kills a real league run a dozen times
@@ -48,15 +52,6 @@ def recorded(db: Path) -> tuple[int, int]:
         assert incomplete == 0, "a game is recorded without all of its parts (or its rating)"
         league = store.db.execute("SELECT count(*) FROM league_games").fetchone()[0]
         return games, league
-
-
-def stored_games(db: Path) -> int:
-    """Games stored so far, read without taking part (0 while the file is being created)."""
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
-            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path, bot_processes):

@@ -216,7 +216,7 @@ def test_an_unknown_key_suggests_the_closest(tmp_path):
 
 
 def test_an_unknown_key_with_no_close_match_lists_the_keys(tmp_path):
-    assert_error(tmp_path, GOOD + "colour = 3\n", 6, 'unknown key "colour"', "table_size")
+    assert_error(tmp_path, GOOD + "xyzzy = 3\n", 6, 'unknown key "xyzzy"', "table_size")
 
 
 def test_an_unknown_table_points_at_its_header(tmp_path):

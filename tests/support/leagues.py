@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -64,3 +65,12 @@ def assert_ratings_equal_a_recompute(store) -> None:
     assert live[0], "some bot was rated"
     store.recompute_ratings()
     assert tables() == live, "ratings equal a recompute"
+
+
+def stored_games(db: Path) -> int:
+    """Games stored so far, read without taking part (0 while the file is being created)."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
