@@ -1,0 +1,387 @@
+"""What the report's pages read from the database: paginated, through the schema's indexes, so
+a page of a 100,000-game database is read in well under a second (`make bench` measures it).
+
+The leaderboard's rows are arena.store.queries.leaderboard's, the very rows `arena ratings
+--json` prints, with the per-seat figures the text table has no room for added beside them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from arena.faults import Fault
+from arena.record import GameStatus
+from arena.store.queries import LeaderboardRow, leaderboard
+from arena.web.paths import GameFilter, safe_file_name
+
+PAGE_SIZE = 50
+"""Games per page of a list."""
+CHART_POINTS = 300
+"""At most this many points per line of a rating chart: a picture of 100,000 games needs no
+more, and the page stays small."""
+HISTOGRAM_BINS = 20
+
+
+@dataclass(frozen=True)
+class BotKey:
+    """One bot (bots.id): a name, a version and the digest of its files."""
+
+    bot_id: int
+    name: str
+    version: str
+    digest: str
+    display: str
+    """name@version, with ~ and a digest prefix when another bot shares both (the way
+    leagues.standings labels it)."""
+    file_name: str
+    """Its page's file name: ``display``, made safe."""
+
+    @property
+    def label(self) -> str:
+        """name@version: what `arena games --bot` and the games list filter by."""
+        return f"{self.name}@{self.version}" if self.version else self.name
+
+
+def bot_keys(db: Database) -> dict[int, BotKey]:
+    """Every stored bot by id."""
+    rows = db.execute("SELECT id, name, version, digest FROM bots ORDER BY id").fetchall()
+    shared = Counter((name, version) for _, name, version, _ in rows)
+    keys = {}
+    for bot_id, name, version, digest in rows:
+        label = f"{name}@{version}" if version else name
+        if shared[(name, version)] > 1:
+            label = f"{label}~{digest[:6]}"
+        keys[bot_id] = BotKey(bot_id, name, version, digest, label, safe_file_name(label))
+    return keys
+
+
+def latest_seq(db: Database) -> int:
+    """The save order of the newest game (0 when none): it changes exactly when a game is
+    saved, so a live page compares it to know when to refresh."""
+    (seq,) = db.execute("SELECT coalesce(max(seq), 0) FROM games").fetchone()
+    return int(seq)
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """A leaderboard row and the per-seat figures beside it."""
+
+    row: LeaderboardRow
+    key: BotKey
+    mean_rank: float | None
+    wall_ms_per_decision: float | None
+    cpu_ms_per_decision: float | None
+    """None when no seat of it was measured (in-process bots, older databases)."""
+
+
+def board(db: Database, title: str, keys: dict[int, BotKey]) -> list[BoardRow]:
+    """The title's leaderboard (best first by mu - 3 sigma) with mean rank and time per
+    decision over its seats in complete games."""
+    per_bot = {
+        row[0]: row[1:]
+        for row in db.execute(
+            """
+            SELECT s.bot_id, avg(s.rank), sum(s.time_ms) / nullif(sum(s.decisions), 0),
+                   sum(s.cpu_ms) / nullif(sum(CASE WHEN s.cpu_ms IS NOT NULL
+                                                   THEN s.decisions END), 0)
+            FROM games g JOIN seats s ON s.game_id = g.id
+            WHERE g.title = ? AND g.status = ?
+            GROUP BY s.bot_id
+            """,
+            [title, GameStatus.COMPLETE],
+        )
+    }
+    return [
+        BoardRow(row, keys[row.bot_id], *per_bot.get(row.bot_id, (None, None, None)))
+        for row in leaderboard(db, title)
+    ]
+
+
+def rating_chart(db: Database, title: str, rows: list[BoardRow]) -> dict[str, Any]:
+    """Each bot's mu after each of the title's games, with mu ± 3 sigma, for the chart: x is
+    the number of the title's rated games so far, sampled down to CHART_POINTS points (the
+    rating after the last game of each stretch)."""
+    (games,) = db.execute(
+        "SELECT count(*) FROM games WHERE title = ? AND status = ?", [title, GameStatus.COMPLETE]
+    ).fetchone()
+    stretch = max(1, math.ceil(games / CHART_POINTS))
+    order = [board_row.row.bot_id for board_row in rows]
+    latest: dict[int, tuple[float, float]] = {}
+    xs: list[int] = []
+    points: dict[int, list[tuple[float, float] | None]] = {bot: [] for bot in order}
+    number, current_game = 0, None
+    for game_id, bot_id, mu, sigma in db.execute(
+        """
+        SELECT rh.game_id, rh.bot_id, rh.mu_after, rh.sigma_after
+        FROM games g JOIN rating_history rh ON rh.game_id = g.id
+        WHERE g.title = ? ORDER BY g.seq
+        """,
+        [title],
+    ):
+        if game_id != current_game:
+            if current_game is not None and number % stretch == 0:
+                _sample(xs, points, latest, number)
+            number, current_game = number + 1, game_id
+        latest[bot_id] = (mu, sigma)
+    if current_game is not None:
+        _sample(xs, points, latest, number)
+    series = []
+    for board_row in rows:
+        values = points[board_row.row.bot_id]
+        series.append(
+            {
+                "label": board_row.key.display,
+                "mu": [None if p is None else round(p[0], 3) for p in values],
+                "low": [None if p is None else round(p[0] - 3 * p[1], 3) for p in values],
+                "high": [None if p is None else round(p[0] + 3 * p[1], 3) for p in values],
+            }
+        )
+    return {
+        "x": xs,
+        "series": series,
+        "xlabel": "rated games of the title",
+        "ylabel": "μ ± 3σ",
+        "integers": True,
+    }
+
+
+def _sample(
+    xs: list[int],
+    points: dict[int, list[tuple[float, float] | None]],
+    latest: dict[int, tuple[float, float]],
+    number: int,
+) -> None:
+    xs.append(number)
+    for bot_id, values in points.items():
+        values.append(latest.get(bot_id))
+
+
+@dataclass(frozen=True)
+class SeatCell:
+    seat: int
+    key: BotKey
+    rank: int
+    score: float
+    fault: str
+    fault_reason: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    title: str
+    finished_at: str
+    status: str
+    termination: str
+    decisions: int
+    seats: list[SeatCell] = field(default_factory=list)
+
+    @property
+    def faulted(self) -> bool:
+        return any(seat.fault != Fault.OK for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    rows: list[GameRow]
+    page: int
+    pages: int
+    total: int
+
+
+def _where(shown: GameFilter, db: Database) -> tuple[str, list[Any]]:
+    """The SQL condition on games g that ``shown`` asks for."""
+    if shown.kind == "title":
+        return "g.title = ?", [shown.value]
+    if shown.kind == "bot":
+        return (
+            "g.id IN (SELECT s.game_id FROM seats s JOIN bots b ON b.id = s.bot_id"
+            " WHERE b.name || '@' || b.version = ? OR (b.version = '' AND b.name = ?))",
+            [shown.value, shown.value],
+        )
+    if shown.kind == "league" and "league_games" in db.table_names():
+        return (
+            "g.id IN (SELECT lg.game_id FROM league_games lg JOIN leagues l"
+            " ON l.id = lg.league_id WHERE l.name = ?)",
+            [shown.value],
+        )
+    if shown.kind == "league":
+        return "0", []
+    if shown.kind == "fault":
+        return "g.id IN (SELECT game_id FROM seats WHERE fault <> ?)", [Fault.OK]
+    return "1", []
+
+
+def games_page(
+    db: Database, shown: GameFilter, page: int, keys: dict[int, BotKey], size: int = PAGE_SIZE
+) -> GamesPage:
+    """Page ``page`` (from 1) of the games ``shown`` picks, newest saved first."""
+    where, args = _where(shown, db)
+    (total,) = db.execute(f"SELECT count(*) FROM games g WHERE {where}", args).fetchone()
+    pages = max(1, math.ceil(total / size))
+    return GamesPage(
+        _select_games(db, where, args, keys, size, (page - 1) * size), page, pages, total
+    )
+
+
+def _select_games(
+    db: Database, where: str, args: list[Any], keys: dict[int, BotKey], limit: int, offset: int
+) -> list[GameRow]:
+    rows = [
+        GameRow(*row)
+        for row in db.execute(
+            f"""
+            SELECT g.id, g.title, g.finished_at, g.status, g.termination, g.decisions
+            FROM games g WHERE {where} ORDER BY g.seq DESC LIMIT ? OFFSET ?
+            """,
+            [*args, limit, offset],
+        )
+    ]
+    _fill_seats(db, rows, keys)
+    return rows
+
+
+def _fill_seats(db: Database, rows: list[GameRow], keys: dict[int, BotKey]) -> None:
+    by_id = {row.id: row for row in rows}
+    for game_id, seat, bot_id, rank, score, fault, reason in db.execute(
+        "SELECT game_id, seat, bot_id, rank, score, fault, fault_reason FROM seats"
+        f" WHERE game_id IN ({','.join('?' * len(by_id))}) ORDER BY game_id, seat",
+        list(by_id),
+    ):
+        by_id[game_id].seats.append(SeatCell(seat, keys[bot_id], rank, score, fault, reason))
+
+
+@dataclass(frozen=True)
+class BotReport:
+    """Everything the bot page shows of one bot in one title."""
+
+    key: BotKey
+    title: str
+    recent: list[GameRow]
+    by_seat: list[dict[str, Any]]
+    by_opponent: list[dict[str, Any]]
+    fault_counts: list[tuple[str, int]]
+    recent_faults: list[dict[str, Any]]
+    timing: dict[str, Any]
+    versions: list[BoardRow]
+
+
+def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -> BotReport:
+    complete = GameStatus.COMPLETE
+    seats_of_bot = (
+        "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.bot_id = :bot AND g.title = :title"
+    )
+    args = {"bot": key.bot_id, "title": title, "complete": complete, "ok": Fault.OK}
+    by_seat = list(
+        db.query(
+            f"""
+            SELECT s.seat, count(*) AS seats, sum(s.rank = 1) AS wins, avg(s.rank) AS mean_rank,
+                   avg(s.score) AS mean_score, sum(s.fault <> :ok) AS faults
+            {seats_of_bot} AND g.status = :complete GROUP BY s.seat ORDER BY s.seat
+            """,
+            args,
+        )
+    )
+    by_opponent = [
+        {**row, "key": keys[row["opponent"]]}
+        for row in db.query(
+            f"""
+            SELECT o.bot_id AS opponent, count(*) AS meetings,
+                   sum(s.rank < o.rank) AS ahead, sum(s.rank = o.rank) AS ties
+            {
+                seats_of_bot.replace(
+                    "FROM seats s",
+                    "FROM seats s JOIN seats o ON o.game_id = s.game_id AND o.bot_id <> s.bot_id",
+                )
+            }
+              AND g.status = :complete
+            GROUP BY o.bot_id ORDER BY meetings DESC
+            """,
+            args,
+        )
+    ]
+    fault_counts = [
+        (row[0], row[1])
+        for row in db.execute(
+            f"SELECT s.fault, count(*) {seats_of_bot} AND s.fault <> :ok"
+            " GROUP BY s.fault ORDER BY count(*) DESC",
+            args,
+        )
+    ]
+    recent_faults = list(
+        db.query(
+            f"SELECT g.id AS game_id, s.seat, s.fault, s.fault_reason {seats_of_bot}"
+            " AND s.fault <> :ok ORDER BY g.seq DESC LIMIT 20",
+            args,
+        )
+    )
+    per_game = db.execute(
+        f"SELECT s.time_ms / s.decisions, s.cpu_ms / s.decisions {seats_of_bot}"
+        " AND s.decisions > 0",
+        args,
+    ).fetchall()
+    recent = _select_games(
+        db,
+        "g.title = ? AND g.id IN (SELECT game_id FROM seats WHERE bot_id = ?)",
+        [title, key.bot_id],
+        keys,
+        limit=20,
+        offset=0,
+    )
+    versions = [row for row in board(db, title, keys) if row.key.name == key.name]
+    return BotReport(
+        key=key,
+        title=title,
+        recent=recent,
+        by_seat=by_seat,
+        by_opponent=by_opponent,
+        fault_counts=fault_counts,
+        recent_faults=recent_faults,
+        timing=timing_histogram(
+            [row[0] for row in per_game], [row[1] for row in per_game if row[1] is not None]
+        ),
+        versions=versions,
+    )
+
+
+def timing_histogram(wall: list[float], cpu: list[float]) -> dict[str, Any]:
+    """Games per bin of milliseconds per decision, wall clock and CPU on the same bins."""
+    values = wall + cpu
+    if not values:
+        return {"x": [], "series": [], "count": 0}
+    low, high = min(values), max(values)
+    width = (high - low) / HISTOGRAM_BINS or 1.0
+
+    def counts(of: list[float]) -> list[int]:
+        binned = [0] * HISTOGRAM_BINS
+        for value in of:
+            binned[min(HISTOGRAM_BINS - 1, int((value - low) / width))] += 1
+        return binned
+
+    series = [{"label": "wall ms per decision", "values": counts(wall)}]
+    if cpu:
+        series.append({"label": "CPU ms per decision", "values": counts(cpu)})
+    return {
+        "x": [round(low + (i + 0.5) * width, 3) for i in range(HISTOGRAM_BINS)],
+        "series": series,
+        "count": len(wall),
+        "wall_mean": sum(wall) / len(wall) if wall else None,
+        "cpu_mean": sum(cpu) / len(cpu) if cpu else None,
+        "xlabel": "ms per decision (mean over a game)",
+        "ylabel": "games",
+    }
+
+
+def bot_titles(db: Database) -> dict[str, list[int]]:
+    """Per title, the bots that sat in one of its games."""
+    found: dict[str, list[int]] = defaultdict(list)
+    for title, bot_id in db.execute(
+        "SELECT DISTINCT title, bot_id FROM title_bot_totals ORDER BY title, bot_id"
+    ):
+        found[title].append(bot_id)
+    return dict(found)
