@@ -23,16 +23,23 @@ from leagues.store import LeagueRow, LeagueStore
 GENERATOR = "arena report"
 
 
-def replay_html(record: GameRecord) -> str:
+def replay_html(
+    record: GameRecord, asset_prefix: str = "../static/", home: str = "../index.html"
+) -> str:
     """The replay page of a game (web-replay's viewer, arena.web.replay_page), or a plain page
-    saying where to see it while that viewer is not part of this arena."""
+    saying where to see it while that viewer is not part of this arena. ``asset_prefix``: the
+    static folder's URL from the page; ``home``: the URL of the page to go back to."""
     try:
         viewer = importlib.import_module("arena.web.replay_page")
     except ModuleNotFoundError as exc:
         if exc.name != "arena.web.replay_page":
             raise
-        return environment().get_template("replay_placeholder.html").render(record=record)
-    return str(viewer.render_replay(record, asset_prefix="../static/", home="../index.html"))
+        return (
+            environment()
+            .get_template("replay_placeholder.html")
+            .render(record=record, asset_prefix=asset_prefix, home=home)
+        )
+    return str(viewer.render_replay(record, asset_prefix=asset_prefix, home=home))
 
 
 class Pages:
@@ -217,6 +224,7 @@ class Pages:
             .get_template(template)
             .render(
                 root=paths.root_of(path),
+                nav=True,
                 url=url,
                 heading=heading,
                 section=section,

@@ -79,57 +79,65 @@ class BoardRow:
     """None when no seat of it was measured (in-process bots, older databases)."""
 
 
-def board(db: Database, title: str, keys: dict[int, BotKey]) -> list[BoardRow]:
+def board(
+    db: Database, title: str, keys: dict[int, BotKey], name: str | None = None
+) -> list[BoardRow]:
     """The title's leaderboard (best first by mu - 3 sigma) with mean rank and time per
-    decision over its seats in complete games."""
+    decision over its seats in complete games (arena.store.seat_sums); ``name``: only the
+    versions of that bot."""
     per_bot = {
         row[0]: row[1:]
         for row in db.execute(
             """
-            SELECT s.bot_id, avg(s.rank), sum(s.time_ms) / nullif(sum(s.decisions), 0),
-                   sum(s.cpu_ms) / nullif(sum(CASE WHEN s.cpu_ms IS NOT NULL
-                                                   THEN s.decisions END), 0)
-            FROM games g JOIN seats s ON s.game_id = g.id
-            WHERE g.title = ? AND g.status = ?
-            GROUP BY s.bot_id
+            SELECT bot_id, 1.0 * sum(rank_sum) / nullif(sum(seats), 0),
+                   sum(time_ms) / nullif(sum(decisions), 0),
+                   sum(cpu_ms) / nullif(sum(cpu_decisions), 0)
+            FROM title_bot_seat_sums WHERE title = ? GROUP BY bot_id
             """,
-            [title, GameStatus.COMPLETE],
+            [title],
         )
     }
     return [
         BoardRow(row, keys[row.bot_id], *per_bot.get(row.bot_id, (None, None, None)))
         for row in leaderboard(db, title)
+        if name is None or row.name == name
     ]
 
 
 def rating_chart(db: Database, title: str, rows: list[BoardRow]) -> dict[str, Any]:
-    """Each bot's mu after each of the title's games, with mu ± 3 sigma, for the chart: x is
-    the number of the title's rated games so far, sampled down to CHART_POINTS points (the
-    rating after the last game of each stretch)."""
+    """Each bot's mu (and mu ± 3 sigma) over the title's rated games, for the chart. Up to
+    CHART_POINTS games it is every game; beyond, every k-th game of the title is read (a
+    picture of 100,000 games needs no more, and reading them all takes seconds): a line then
+    moves at the sampled games its bot sat in, and ends at its current rating."""
     (games,) = db.execute(
         "SELECT count(*) FROM games WHERE title = ? AND status = ?", [title, GameStatus.COMPLETE]
     ).fetchone()
     stretch = max(1, math.ceil(games / CHART_POINTS))
-    order = [board_row.row.bot_id for board_row in rows]
     latest: dict[int, tuple[float, float]] = {}
     xs: list[int] = []
-    points: dict[int, list[tuple[float, float] | None]] = {bot: [] for bot in order}
-    number, current_game = 0, None
-    for game_id, bot_id, mu, sigma in db.execute(
+    points: dict[int, list[tuple[float, float] | None]] = {r.row.bot_id: [] for r in rows}
+    number = None
+    for game_number, bot_id, mu, sigma in db.execute(
         """
-        SELECT rh.game_id, rh.bot_id, rh.mu_after, rh.sigma_after
-        FROM games g JOIN rating_history rh ON rh.game_id = g.id
-        WHERE g.title = ? ORDER BY g.seq
+        WITH numbered AS (
+            SELECT id, seq, row_number() OVER (ORDER BY seq) AS n
+            FROM games WHERE title = :title AND status = :complete
+        )
+        SELECT n, rh.bot_id, rh.mu_after, rh.sigma_after
+        FROM numbered JOIN rating_history rh ON rh.game_id = numbered.id
+        WHERE n % :stretch = 0 ORDER BY seq
         """,
-        [title],
+        {"title": title, "complete": GameStatus.COMPLETE, "stretch": stretch},
     ):
-        if game_id != current_game:
-            if current_game is not None and number % stretch == 0:
-                _sample(xs, points, latest, number)
-            number, current_game = number + 1, game_id
+        if game_number != number and number is not None:
+            _sample(xs, points, latest, number)
+        number = game_number
         latest[bot_id] = (mu, sigma)
-    if current_game is not None:
+    if number is not None:
         _sample(xs, points, latest, number)
+    if games and (not xs or xs[-1] != games):  # end where the leaderboard stands
+        latest.update({r.row.bot_id: (r.row.mu, r.row.sigma) for r in rows})
+        _sample(xs, points, latest, games)
     series = []
     for board_row in rows:
         values = points[board_row.row.bot_id]
@@ -144,7 +152,8 @@ def rating_chart(db: Database, title: str, rows: list[BoardRow]) -> dict[str, An
     return {
         "x": xs,
         "series": series,
-        "xlabel": "rated games of the title",
+        "xlabel": "rated games of the title"
+        + (f", sampled every {stretch} games" if stretch > 1 else ""),
         "ylabel": "μ ± 3σ",
         "integers": True,
     }
@@ -218,9 +227,11 @@ def _where(shown: GameFilter, db: Database) -> tuple[str, list[Any]]:
 
 
 def games_page(
-    db: Database, shown: GameFilter, page: int, keys: dict[int, BotKey], size: int = PAGE_SIZE
+    db: Database, shown: GameFilter, page: int, keys: dict[int, BotKey], size: int | None = None
 ) -> GamesPage:
-    """Page ``page`` (from 1) of the games ``shown`` picks, newest saved first."""
+    """Page ``page`` (from 1) of the games ``shown`` picks, newest saved first; ``size`` games
+    a page (default PAGE_SIZE, read at each call)."""
+    size = size or PAGE_SIZE
     where, args = _where(shown, db)
     (total,) = db.execute(f"SELECT count(*) FROM games g WHERE {where}", args).fetchone()
     pages = max(1, math.ceil(total / size))
@@ -279,10 +290,10 @@ def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -
     args = {"bot": key.bot_id, "title": title, "complete": complete, "ok": Fault.OK}
     by_seat = list(
         db.query(
-            f"""
-            SELECT s.seat, count(*) AS seats, sum(s.rank = 1) AS wins, avg(s.rank) AS mean_rank,
-                   avg(s.score) AS mean_score, sum(s.fault <> :ok) AS faults
-            {seats_of_bot} AND g.status = :complete GROUP BY s.seat ORDER BY s.seat
+            """
+            SELECT seat, seats, wins, 1.0 * rank_sum / seats AS mean_rank,
+                   score_sum / seats AS mean_score, faults
+            FROM title_bot_seat_sums WHERE title = :title AND bot_id = :bot ORDER BY seat
             """,
             args,
         )
@@ -290,17 +301,9 @@ def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -
     by_opponent = [
         {**row, "key": keys[row["opponent"]]}
         for row in db.query(
-            f"""
-            SELECT o.bot_id AS opponent, count(*) AS meetings,
-                   sum(s.rank < o.rank) AS ahead, sum(s.rank = o.rank) AS ties
-            {
-                seats_of_bot.replace(
-                    "FROM seats s",
-                    "FROM seats s JOIN seats o ON o.game_id = s.game_id AND o.bot_id <> s.bot_id",
-                )
-            }
-              AND g.status = :complete
-            GROUP BY o.bot_id ORDER BY meetings DESC
+            """
+            SELECT opponent_id AS opponent, meetings, ahead, ties FROM title_bot_opponents
+            WHERE title = :title AND bot_id = :bot ORDER BY meetings DESC, opponent_id
             """,
             args,
         )
@@ -333,7 +336,7 @@ def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -
         limit=20,
         offset=0,
     )
-    versions = [row for row in board(db, title, keys) if row.key.name == key.name]
+    versions = board(db, title, keys, name=key.name)
     return BotReport(
         key=key,
         title=title,

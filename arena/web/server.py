@@ -22,6 +22,7 @@ from arena.store.db import DEFAULT_BUSY_TIMEOUT, connect, translate_errors
 from arena.store.migrations import prepare
 from arena.web import queries
 from arena.web.pages import Pages
+from arena.web.site import FAVICON
 
 SEQ_ENDPOINT = "api/seq.json"
 STATIC_PREFIX = "static/"
@@ -65,6 +66,8 @@ class ReportHandler(http.server.BaseHTTPRequestHandler):
 
     def _answer(self, *, send_body: bool) -> None:
         path = unquote(urlsplit(self.path).path).lstrip("/")
+        if path == FAVICON:
+            path = STATIC_PREFIX + FAVICON
         if path.startswith(STATIC_PREFIX):
             body = static_file(path.removeprefix(STATIC_PREFIX))
             kind = mimetypes.guess_type(path)[0] or "application/octet-stream"

@@ -11,6 +11,8 @@ from pathlib import Path
 from arena.store import Store
 from arena.web.pages import Pages
 
+FAVICON = "favicon.ico"
+
 
 def copy_static(folder: Path) -> None:
     """Copy the package's static assets (styles, scripts, the vendored chart library) into
@@ -18,6 +20,8 @@ def copy_static(folder: Path) -> None:
     source = resources.files("arena.web") / "static"
     with resources.as_file(source) as found:
         shutil.copytree(found, folder / "static", dirs_exist_ok=True)
+        # browsers ask every server for /favicon.ico: without it, a 404 in the console
+        shutil.copyfile(found / FAVICON, folder / FAVICON)
 
 
 def write_site(store: Store, out: Path, on_page: Callable[[str], None] | None = None) -> int:

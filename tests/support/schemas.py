@@ -10,8 +10,8 @@ STORE_TESTS = Path(__file__).resolve().parent.parent / "store"
 SCHEMA_M005 = STORE_TESTS / "schema_m005.sql"
 """After m001..m005, as arena wrote it before m007."""
 SCHEMA_M009 = STORE_TESTS / "schema_m009.sql"
-"""After m001..m009, as arena wrote it before the report's views (m010)."""
-SCHEMA_M010 = STORE_TESTS / "schema_m010.sql"
+"""After m001..m009, as arena wrote it before the web report's views and sums (m010, m011)."""
+SCHEMA_M011 = STORE_TESTS / "schema_m011.sql"
 """After every migration this version knows."""
 M005_IDS = [
     "m001_initial",
@@ -27,6 +27,7 @@ MIGRATION_IDS = [
     "m008_title_bot_totals",
     "m009_league_tally",
     "m010_report_views",
+    "m011_seat_sums",
 ]
 
 

@@ -1,4 +1,4 @@
--- The schema of an arena database after migrations m001..m010 (m006 is another branch's),
+-- The schema of an arena database after migrations m001..m011 (m006 is another branch's),
 -- dumped from sqlite_master of a new database: what every database is brought to.
 CREATE TABLE bots (
         id INTEGER PRIMARY KEY,
@@ -155,3 +155,62 @@ CREATE VIEW bot_games AS              -- one row per seat: a bot's games and how
     FROM seats s
     JOIN games g ON g.id = s.game_id
     JOIN bots b ON b.id = s.bot_id;
+CREATE TABLE title_bot_seat_sums (
+        title TEXT NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        seat INTEGER NOT NULL,
+        seats INTEGER NOT NULL,            -- seats it played in complete games
+        wins INTEGER NOT NULL,             -- of those, ranked 1
+        rank_sum INTEGER NOT NULL,
+        score_sum REAL NOT NULL,
+        faults INTEGER NOT NULL,           -- seats with a fault other than ok
+        decisions INTEGER NOT NULL,
+        time_ms REAL NOT NULL,             -- wall clock over those decisions
+        cpu_decisions INTEGER NOT NULL,    -- decisions of the seats whose CPU was measured
+        cpu_ms REAL NOT NULL,
+        PRIMARY KEY (title, bot_id, seat)
+    ) STRICT
+    ;
+CREATE TABLE title_bot_opponents (
+        title TEXT NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        opponent_id INTEGER NOT NULL REFERENCES bots (id),
+        meetings INTEGER NOT NULL,         -- seat against seat, in complete games
+        ahead INTEGER NOT NULL,            -- bot ranked better than opponent
+        ties INTEGER NOT NULL,
+        PRIMARY KEY (title, bot_id, opponent_id)
+    ) STRICT, WITHOUT ROWID
+    ;
+CREATE TRIGGER seat_sums_after_insert AFTER INSERT ON seats
+    BEGIN
+        INSERT INTO title_bot_seat_sums
+            (title, bot_id, seat, seats, wins, rank_sum, score_sum, faults, decisions,
+             time_ms, cpu_decisions, cpu_ms)
+        SELECT g.title, NEW.bot_id, NEW.seat, 1, NEW.rank = 1, NEW.rank, NEW.score,
+               NEW.fault <> 'ok', NEW.decisions, NEW.time_ms,
+               CASE WHEN NEW.cpu_ms IS NULL THEN 0 ELSE NEW.decisions END,
+               coalesce(NEW.cpu_ms, 0.0)
+        FROM games g WHERE g.id = NEW.game_id AND g.status = 'complete'
+        ON CONFLICT (title, bot_id, seat) DO UPDATE SET
+            seats = seats + 1, wins = wins + excluded.wins,
+            rank_sum = rank_sum + excluded.rank_sum, score_sum = score_sum + excluded.score_sum,
+            faults = faults + excluded.faults, decisions = decisions + excluded.decisions,
+            time_ms = time_ms + excluded.time_ms,
+            cpu_decisions = cpu_decisions + excluded.cpu_decisions,
+            cpu_ms = cpu_ms + excluded.cpu_ms;
+        -- each pair once, when its second seat arrives, in both directions
+        INSERT INTO title_bot_opponents (title, bot_id, opponent_id, meetings, ahead, ties)
+        SELECT g.title, pair.a, pair.b, 1, pair.a_rank < pair.b_rank, pair.a_rank = pair.b_rank
+        FROM games g JOIN (
+            SELECT NEW.bot_id AS a, NEW.rank AS a_rank, o.bot_id AS b, o.rank AS b_rank
+            FROM seats o WHERE o.game_id = NEW.game_id AND o.seat <> NEW.seat
+                AND o.bot_id <> NEW.bot_id
+            UNION ALL
+            SELECT o.bot_id, o.rank, NEW.bot_id, NEW.rank
+            FROM seats o WHERE o.game_id = NEW.game_id AND o.seat <> NEW.seat
+                AND o.bot_id <> NEW.bot_id
+        ) AS pair
+        WHERE g.id = NEW.game_id AND g.status = 'complete'
+        ON CONFLICT (title, bot_id, opponent_id) DO UPDATE SET
+            meetings = meetings + 1, ahead = ahead + excluded.ahead, ties = ties + excluded.ties;
+    END;
