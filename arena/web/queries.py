@@ -209,8 +209,8 @@ def _where(shown: GameFilter, db: Database) -> tuple[str, list[Any]]:
         return "g.title = ?", [shown.value]
     if shown.kind == "bot":
         return (
-            "g.id IN (SELECT s.game_id FROM seats s JOIN bots b ON b.id = s.bot_id"
-            " WHERE b.name || '@' || b.version = ? OR (b.version = '' AND b.name = ?))",
+            "EXISTS (SELECT 1 FROM seats s JOIN bots b ON b.id = s.bot_id WHERE s.game_id = g.id"
+            " AND (b.name || '@' || b.version = ? OR (b.version = '' AND b.name = ?)))",
             [shown.value, shown.value],
         )
     if shown.kind == "league" and "league_games" in db.table_names():
@@ -222,7 +222,7 @@ def _where(shown: GameFilter, db: Database) -> tuple[str, list[Any]]:
     if shown.kind == "league":
         return "0", []
     if shown.kind == "fault":
-        return "g.id IN (SELECT game_id FROM seats WHERE fault <> ?)", [Fault.OK]
+        return "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.fault <> ?)", [Fault.OK]
     return "1", []
 
 
@@ -283,11 +283,10 @@ class BotReport:
 
 
 def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -> BotReport:
-    complete = GameStatus.COMPLETE
     seats_of_bot = (
         "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.bot_id = :bot AND g.title = :title"
     )
-    args = {"bot": key.bot_id, "title": title, "complete": complete, "ok": Fault.OK}
+    args = {"bot": key.bot_id, "title": title, "ok": Fault.OK}
     by_seat = list(
         db.query(
             """
@@ -308,29 +307,33 @@ def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -
             args,
         )
     ]
-    fault_counts = [
-        (row[0], row[1])
-        for row in db.execute(
-            f"SELECT s.fault, count(*) {seats_of_bot} AND s.fault <> :ok"
-            " GROUP BY s.fault ORDER BY count(*) DESC",
-            args,
+    # One pass over the bot's seats in the title for its faults and its times.
+    faults: Counter[str] = Counter()
+    wall: list[float] = []
+    cpu: list[float] = []
+    for fault, decisions, time_ms, cpu_ms in db.execute(
+        f"SELECT s.fault, s.decisions, s.time_ms, s.cpu_ms {seats_of_bot}", args
+    ):
+        if fault != Fault.OK:
+            faults[fault] += 1
+        if decisions:
+            wall.append(time_ms / decisions)
+            if cpu_ms is not None:
+                cpu.append(cpu_ms / decisions)
+    recent_faults = (
+        list(
+            db.query(
+                f"SELECT g.id AS game_id, s.seat, s.fault, s.fault_reason {seats_of_bot}"
+                " AND s.fault <> :ok ORDER BY g.seq DESC LIMIT 20",
+                args,
+            )
         )
-    ]
-    recent_faults = list(
-        db.query(
-            f"SELECT g.id AS game_id, s.seat, s.fault, s.fault_reason {seats_of_bot}"
-            " AND s.fault <> :ok ORDER BY g.seq DESC LIMIT 20",
-            args,
-        )
+        if faults
+        else []
     )
-    per_game = db.execute(
-        f"SELECT s.time_ms / s.decisions, s.cpu_ms / s.decisions {seats_of_bot}"
-        " AND s.decisions > 0",
-        args,
-    ).fetchall()
     recent = _select_games(
         db,
-        "g.title = ? AND g.id IN (SELECT game_id FROM seats WHERE bot_id = ?)",
+        "g.title = ? AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.bot_id = ?)",
         [title, key.bot_id],
         keys,
         limit=20,
@@ -343,11 +346,9 @@ def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -
         recent=recent,
         by_seat=by_seat,
         by_opponent=by_opponent,
-        fault_counts=fault_counts,
+        fault_counts=faults.most_common(),
         recent_faults=recent_faults,
-        timing=timing_histogram(
-            [row[0] for row in per_game], [row[1] for row in per_game if row[1] is not None]
-        ),
+        timing=timing_histogram(wall, cpu),
         versions=versions,
     )
 
