@@ -228,3 +228,25 @@ def test_no_page_refers_to_anything_outside_the_site(site: Path) -> None:
                 assert (html.parent / unquote(target)).resolve().is_file(), (html, url)
     for stylesheet in site.rglob("*.css"):
         assert not re.search(r"(?i)url\(\s*['\"]?(https?:)?//", stylesheet.read_text())
+
+
+def test_arena_report_writes_the_site_and_says_where(database: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, ["report", "--db", str(database), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"open {out / 'index.html'}" in result.output
+    assert (out / "index.html").is_file() and (
+        out / "static" / "vendor" / "uPlot.LICENSE"
+    ).is_file()
+    assert len(list((out / "games").glob("*.html"))) == 17 + 1  # every replay, and the list
+
+
+def test_arena_report_into_a_file_is_one_clear_line(database: Path, tmp_path: Path) -> None:
+    taken = tmp_path / "report.html"
+    taken.write_text("mine")
+    result = CliRunner().invoke(app, ["report", "--db", str(database), "--out", str(taken)])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"error: {taken} is a file: pass --out with a folder (new or existing)"
+    ]
+    assert taken.read_text() == "mine"
