@@ -203,7 +203,7 @@ class GamesPage:
     total: int
 
 
-def _where(shown: GameFilter, db: Database) -> tuple[str, list[Any]]:
+def _where(shown: GameFilter) -> tuple[str, list[Any]]:
     """The SQL condition on games g that ``shown`` asks for."""
     if shown.kind == "title":
         return "g.title = ?", [shown.value]
@@ -213,14 +213,12 @@ def _where(shown: GameFilter, db: Database) -> tuple[str, list[Any]]:
             " AND (b.name || '@' || b.version = ? OR (b.version = '' AND b.name = ?)))",
             [shown.value, shown.value],
         )
-    if shown.kind == "league" and "league_games" in db.table_names():
+    if shown.kind == "league":
         return (
             "g.id IN (SELECT lg.game_id FROM league_games lg JOIN leagues l"
             " ON l.id = lg.league_id WHERE l.name = ?)",
             [shown.value],
         )
-    if shown.kind == "league":
-        return "0", []
     if shown.kind == "fault":
         return "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.fault <> ?)", [Fault.OK]
     return "1", []
@@ -232,7 +230,7 @@ def games_page(
     """Page ``page`` (from 1) of the games ``shown`` picks, newest saved first; ``size`` games
     a page (default PAGE_SIZE, read at each call)."""
     size = size or PAGE_SIZE
-    where, args = _where(shown, db)
+    where, args = _where(shown)
     (total,) = db.execute(f"SELECT count(*) FROM games g WHERE {where}", args).fetchone()
     pages = max(1, math.ceil(total / size))
     return GamesPage(

@@ -83,7 +83,13 @@ class ReportHandler(http.server.BaseHTTPRequestHandler):
                     self._send(200, seq, "application/json", send_body)
                     return
                 with translate_errors(store.path):
-                    html = Pages(store, live=True).render(path or "index.html")
+                    # one read transaction: the page sees one state of the database, even
+                    # while a league saves games (a bot new since the page began, say)
+                    store.db.execute("BEGIN")
+                    try:
+                        html = Pages(store, live=True).render(path or "index.html")
+                    finally:
+                        store.db.execute("ROLLBACK")
         except StoreError as exc:
             self._send(503, f"{exc}\n".encode(), "text/plain; charset=utf-8", send_body)
             return

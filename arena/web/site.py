@@ -4,7 +4,6 @@ file server (a CI artifact, GitHub Pages). Every asset is copied beside the page
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -24,20 +23,23 @@ def copy_static(folder: Path) -> None:
         shutil.copyfile(found / FAVICON, folder / FAVICON)
 
 
-def write_site(store: Store, out: Path, on_page: Callable[[str], None] | None = None) -> int:
-    """Write every page of ``store``'s report under ``out``; returns how many pages."""
-    pages = Pages(store)
+def write_site(store: Store, out: Path) -> int:
+    """Write every page of ``store``'s report under ``out``; returns how many pages. The pages
+    are read in one transaction: one state of the database, even while a league writes it."""
     out.mkdir(parents=True, exist_ok=True)
     copy_static(out)
     written = 0
-    for path in pages.paths():
-        html = pages.render(path)
-        if html is None:
-            raise RuntimeError(f"the report lists {path} but has no page for it")
-        target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(html, encoding="utf-8")
-        written += 1
-        if on_page is not None:
-            on_page(path)
+    store.db.execute("BEGIN")
+    try:
+        pages = Pages(store)
+        for path in pages.paths():
+            html = pages.render(path)
+            if html is None:
+                raise RuntimeError(f"the report lists {path} but has no page for it")
+            target = out / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(html, encoding="utf-8")
+            written += 1
+    finally:
+        store.db.execute("ROLLBACK")
     return written
