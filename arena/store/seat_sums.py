@@ -1,6 +1,7 @@
 """Sums over the seats of complete games, kept by SQLite triggers as seats are inserted: per
 (title, bot, seat) the counts behind mean rank, win rate by seat and time per decision; per
-(title, bot, opponent) how often the bot finished ahead of the opponent at one table.
+(title, bot, opponent) how often the bot finished ahead of the opponent at one table; and an
+index of the seats that faulted.
 
 Triggers rather than code in save_game: every path that inserts seats (save_game, the bulk
 copies of leagues.bench_store) counts them, and nothing can forget to. A game's row is
@@ -41,6 +42,9 @@ CREATE = [
         PRIMARY KEY (title, bot_id, opponent_id)
     ) STRICT, WITHOUT ROWID
     """,
+    # The faulted seats alone (few): a bot's faults and the games list's fault filter read
+    # them without visiting every seat.
+    "CREATE INDEX seats_faulted ON seats (bot_id, game_id) WHERE fault <> 'ok'",
     """
     CREATE TRIGGER seat_sums_after_insert AFTER INSERT ON seats
     BEGIN

@@ -147,6 +147,7 @@ class Pages:
             "leaderboards",
             report=report,
             bot_filter=GameFilter("bot", key.label),
+            sample=queries.TIMED_SEATS,
             charts=True,
         )
 

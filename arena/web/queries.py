@@ -15,7 +15,6 @@ from typing import Any
 from sqlite_utils import Database
 
 from arena.faults import Fault
-from arena.record import GameStatus
 from arena.store.queries import LeaderboardRow, leaderboard
 from arena.web.paths import GameFilter, safe_file_name
 
@@ -25,6 +24,8 @@ CHART_POINTS = 300
 """At most this many points per line of a rating chart: a picture of 100,000 games needs no
 more, and the page stays small."""
 HISTOGRAM_BINS = 20
+TIMED_SEATS = 2000
+"""A bot's time per decision is shown over at most this many of its seats."""
 
 
 @dataclass(frozen=True)
@@ -105,13 +106,12 @@ def board(
 
 
 def rating_chart(db: Database, title: str, rows: list[BoardRow]) -> dict[str, Any]:
-    """Each bot's mu (and mu ± 3 sigma) over the title's rated games, for the chart. Up to
-    CHART_POINTS games it is every game; beyond, every k-th game of the title is read (a
-    picture of 100,000 games needs no more, and reading them all takes seconds): a line then
-    moves at the sampled games its bot sat in, and ends at its current rating."""
-    (games,) = db.execute(
-        "SELECT count(*) FROM games WHERE title = ? AND status = ?", [title, GameStatus.COMPLETE]
-    ).fetchone()
+    """Each bot's mu (and mu ± 3 sigma) after the title's games, in save order (x: the game's
+    seq), for the chart. Up to CHART_POINTS games it is every game; beyond, only the games
+    whose seq is a multiple of k are read (a picture of 100,000 games needs no more, and
+    reading them all takes seconds): a line then moves at the sampled games its bot sat in,
+    and ends at its current rating."""
+    (games,) = db.execute("SELECT count(*) FROM games WHERE title = ?", [title]).fetchone()
     stretch = max(1, math.ceil(games / CHART_POINTS))
     latest: dict[int, tuple[float, float]] = {}
     xs: list[int] = []
@@ -119,15 +119,11 @@ def rating_chart(db: Database, title: str, rows: list[BoardRow]) -> dict[str, An
     number = None
     for game_number, bot_id, mu, sigma in db.execute(
         """
-        WITH numbered AS (
-            SELECT id, seq, row_number() OVER (ORDER BY seq) AS n
-            FROM games WHERE title = :title AND status = :complete
-        )
-        SELECT n, rh.bot_id, rh.mu_after, rh.sigma_after
-        FROM numbered JOIN rating_history rh ON rh.game_id = numbered.id
-        WHERE n % :stretch = 0 ORDER BY seq
+        SELECT g.seq, rh.bot_id, rh.mu_after, rh.sigma_after
+        FROM games g JOIN rating_history rh ON rh.game_id = g.id
+        WHERE g.title = :title AND g.seq % :stretch = 0 ORDER BY g.seq
         """,
-        {"title": title, "complete": GameStatus.COMPLETE, "stretch": stretch},
+        {"title": title, "stretch": stretch},
     ):
         if game_number != number and number is not None:
             _sample(xs, points, latest, number)
@@ -135,9 +131,10 @@ def rating_chart(db: Database, title: str, rows: list[BoardRow]) -> dict[str, An
         latest[bot_id] = (mu, sigma)
     if number is not None:
         _sample(xs, points, latest, number)
-    if games and (not xs or xs[-1] != games):  # end where the leaderboard stands
+    (last,) = db.execute("SELECT max(seq) FROM games WHERE title = ?", [title]).fetchone()
+    if last is not None and (not xs or xs[-1] != last):  # end where the leaderboard stands
         latest.update({r.row.bot_id: (r.row.mu, r.row.sigma) for r in rows})
-        _sample(xs, points, latest, games)
+        _sample(xs, points, latest, last)
     series = []
     for board_row in rows:
         values = points[board_row.row.bot_id]
@@ -152,8 +149,8 @@ def rating_chart(db: Database, title: str, rows: list[BoardRow]) -> dict[str, An
     return {
         "x": xs,
         "series": series,
-        "xlabel": "rated games of the title"
-        + (f", sampled every {stretch} games" if stretch > 1 else ""),
+        "xlabel": "games recorded (save order)"
+        + (f", every {stretch}th shown" if stretch > 1 else ""),
         "ylabel": "μ ± 3σ",
         "integers": True,
     }
@@ -220,7 +217,8 @@ def _where(shown: GameFilter) -> tuple[str, list[Any]]:
             [shown.value],
         )
     if shown.kind == "fault":
-        return "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.fault <> ?)", [Fault.OK]
+        # the literal 'ok' lets SQLite read the index of faulted seats (m011) alone
+        return "g.id IN (SELECT game_id FROM seats WHERE fault <> 'ok')", []
     return "1", []
 
 
@@ -284,7 +282,7 @@ def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -
     seats_of_bot = (
         "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.bot_id = :bot AND g.title = :title"
     )
-    args = {"bot": key.bot_id, "title": title, "ok": Fault.OK}
+    args = {"bot": key.bot_id, "title": title}
     by_seat = list(
         db.query(
             """
@@ -305,33 +303,34 @@ def bot_report(db: Database, key: BotKey, title: str, keys: dict[int, BotKey]) -
             args,
         )
     ]
-    # One pass over the bot's seats in the title for its faults and its times.
-    faults: Counter[str] = Counter()
+    # Faults through the index of faulted seats (m011: the literal 'ok' is what lets SQLite
+    # use it); times from a sample of the bot's seats (the first TIMED_SEATS in the index's
+    # order, which is the games' ids', not their dates), so the page reads a bounded number
+    # of rows however many games the bot has played.
+    faulted = f"{seats_of_bot} AND s.fault <> 'ok'"
+    faults = Counter(
+        dict(db.execute(f"SELECT s.fault, count(*) {faulted} GROUP BY s.fault", args).fetchall())
+    )
+    recent_faults = list(
+        db.query(
+            f"SELECT g.id AS game_id, s.seat, s.fault, s.fault_reason {faulted}"
+            " ORDER BY g.seq DESC LIMIT 20",
+            args,
+        )
+    )
     wall: list[float] = []
     cpu: list[float] = []
-    for fault, decisions, time_ms, cpu_ms in db.execute(
-        f"SELECT s.fault, s.decisions, s.time_ms, s.cpu_ms {seats_of_bot}", args
+    for decisions, time_ms, cpu_ms in db.execute(
+        f"SELECT s.decisions, s.time_ms, s.cpu_ms {seats_of_bot} AND s.decisions > 0 LIMIT :sample",
+        {**args, "sample": TIMED_SEATS},
     ):
-        if fault != Fault.OK:
-            faults[fault] += 1
-        if decisions:
-            wall.append(time_ms / decisions)
-            if cpu_ms is not None:
-                cpu.append(cpu_ms / decisions)
-    recent_faults = (
-        list(
-            db.query(
-                f"SELECT g.id AS game_id, s.seat, s.fault, s.fault_reason {seats_of_bot}"
-                " AND s.fault <> :ok ORDER BY g.seq DESC LIMIT 20",
-                args,
-            )
-        )
-        if faults
-        else []
-    )
+        wall.append(time_ms / decisions)
+        if cpu_ms is not None:
+            cpu.append(cpu_ms / decisions)
     recent = _select_games(
         db,
-        "g.title = ? AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.bot_id = ?)",
+        # +title: walk the games newest first (seq) rather than sort all of the title's
+        "+g.title = ? AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.bot_id = ?)",
         [title, key.bot_id],
         keys,
         limit=20,

@@ -214,3 +214,4 @@ CREATE TRIGGER seat_sums_after_insert AFTER INSERT ON seats
         ON CONFLICT (title, bot_id, opponent_id) DO UPDATE SET
             meetings = meetings + 1, ahead = ahead + excluded.ahead, ties = ties + excluded.ties;
     END;
+CREATE INDEX seats_faulted ON seats (bot_id, game_id) WHERE fault <> 'ok';

@@ -50,6 +50,13 @@ def ratings_json(database: Path) -> dict[str, list[dict]]:
     return json.loads(result.output)
 
 
+def follow(page, link) -> None:
+    """Click a link and wait until the new page has fetched everything (its favicon too): a
+    click while a request is in flight cuts it off, which Chromium logs as an error."""
+    link.click()
+    page.wait_for_load_state("networkidle")
+
+
 def two(value: float) -> str:
     return f"{value:.2f}"
 
@@ -58,7 +65,7 @@ def test_the_leaderboard_rows_are_what_ratings_json_prints(
     page, serve_directory, site, database, shots
 ) -> None:
     base = serve_directory(site)
-    page.goto(f"{base}/index.html")
+    page.goto(f"{base}/index.html", wait_until="networkidle")
     expected = ratings_json(database)
     assert set(expected) == {"corruption", "intrigue"}
     for title, rows in expected.items():
@@ -97,7 +104,7 @@ def test_the_leaderboard_rows_are_what_ratings_json_prints(
 @pytest.mark.slow
 def test_the_games_list_pages_through_every_game(page, serve_directory, site, database) -> None:
     base = serve_directory(site)
-    page.goto(f"{base}/games/index.html")
+    page.goto(f"{base}/games/index.html", wait_until="networkidle")
     seen: list[str] = []
     while True:
         ids = page.locator("table.games tbody tr").evaluate_all(
@@ -108,13 +115,13 @@ def test_the_games_list_pages_through_every_game(page, serve_directory, site, da
         older = page.locator("a[rel='next']")
         if older.count() == 0:
             break
-        older.click()
+        follow(page, older)
     with open_store(database, create=False) as store:
         newest_first = [
             row[0] for row in store.db.execute("SELECT id FROM games ORDER BY seq DESC")
         ]
     assert seen == newest_first
-    page.locator("a[rel='first']").click()
+    follow(page, page.locator("a[rel='first']"))
     assert page.url.endswith("/games/index.html")
 
 
@@ -130,8 +137,8 @@ def test_the_games_list_pages_through_every_game(page, serve_directory, site, da
 )
 def test_each_filter_shows_exactly_its_games(page, serve_directory, site, link, expected) -> None:
     base = serve_directory(site)
-    page.goto(f"{base}/games/index.html")
-    page.locator("nav.filters a", has_text=re.compile(f"^{re.escape(link)}$")).click()
+    page.goto(f"{base}/games/index.html", wait_until="networkidle")
+    follow(page, page.locator("nav.filters a", has_text=re.compile(f"^{re.escape(link)}$")))
     ids = []
     while True:
         ids += page.locator("table.games tbody tr").evaluate_all(
@@ -139,15 +146,15 @@ def test_each_filter_shows_exactly_its_games(page, serve_directory, site, link, 
         )
         if page.locator("a[rel='next']").count() == 0:
             break
-        page.locator("a[rel='next']").click()
+        follow(page, page.locator("a[rel='next']"))
     assert ids == expected
 
 
 @pytest.mark.slow
 def test_every_replay_link_of_the_list_opens_its_game(page, serve_directory, site) -> None:
     base = serve_directory(site)
-    page.goto(f"{base}/games/list/title-intrigue/1.html")
-    page.locator("a.replay", has_text="i0002").click()
+    page.goto(f"{base}/games/list/title-intrigue/1.html", wait_until="networkidle")
+    follow(page, page.locator("a.replay", has_text="i0002"))
     assert page.url.endswith("/games/i0002.html")
     assert "i0002" in page.locator("h1").inner_text() or "i0002" in page.title()
 
@@ -164,7 +171,7 @@ def test_a_bot_named_as_html_stays_text_on_every_page(page, serve_directory, sit
         paths.bot_page("corruption", hostile_file),
         paths.league_page(web_db.LEAGUE),
     ]:
-        page.goto(f"{base}/{paths.relative('', path)}")
+        page.goto(f"{base}/{paths.relative('', path)}", wait_until="networkidle")
         assert f"{web_db.XSS_NAME}@6.6" in page.locator("main").inner_text(), path
         injected = page.evaluate(
             "() => Array.from(document.scripts).filter(s => s.text.includes('alert(1)')"
@@ -191,14 +198,14 @@ def test_every_page_kind_renders_and_is_photographed(page, serve_directory, site
         "replay": paths.game_page("c0001"),
     }
     for name, path in kinds.items():
-        page.goto(f"{base}/{paths.relative('', path)}")
+        page.goto(f"{base}/{paths.relative('', path)}", wait_until="networkidle")
         page.screenshot(path=shots / f"{name}.png", full_page=True)
         assert (shots / f"{name}.png").stat().st_size > 5_000
     print(f"screenshots in {shots}")
     outside = [url for url in requests if not url.startswith(base)]
     assert outside == []
     # the bot page draws its time histogram; the league page its heatmap with a cell per pair
-    page.goto(f"{base}/{paths.relative('', kinds['league'])}")
+    page.goto(f"{base}/{paths.relative('', kinds['league'])}", wait_until="networkidle")
     assert page.locator("table.heatmap td[title]").count() == 4 * 3
     assert "Disqualified" in page.locator("ul.disqualified").inner_text()
 

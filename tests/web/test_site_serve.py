@@ -78,7 +78,7 @@ def test_the_served_pages_are_the_report_and_nothing_else(served) -> None:
 @pytest.mark.slow
 def test_a_page_shows_a_new_game_without_a_manual_reload(page, served) -> None:
     server, db = served
-    page.goto(server.url)
+    page.goto(server.url, wait_until="networkidle")
     games_cell = page.locator(
         "table.leaderboard[data-title='corruption'] tr[data-bot='random-b@1.0'] td:nth-child(5)"
     )
