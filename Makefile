@@ -49,6 +49,7 @@ bench: $(STAMP) ## Print the speed figures, each with its target and met or NOT 
 	$(BIN)/python -m leagues.bench $(BENCH_FLAGS)
 	@# 10,000 games keep `make bench` near 2 minutes; reads no longer grow with the games (kept
 	@# tallies), and `python -m leagues.bench_store` alone builds the 100,000 of the targets.
+	@# It also times the web report's games list and bot page on that database (arena/web/bench.py).
 	$(BIN)/python -m leagues.bench_store $(if $(QUICK),--quick,--games 10000 --repeat 1)
 
 bench-quick: ## `make bench QUICK=1`: every figure from fewer games, for CI logs

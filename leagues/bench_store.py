@@ -31,6 +31,7 @@ from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity
 from arena.referee import SeatedBot, play_game
 from arena.store import Store, open_store, totals
+from arena.web import bench as web_bench
 from leagues import tally
 from leagues.store import LeagueRow, LeagueStore
 
@@ -197,6 +198,7 @@ def run(store: Store, league: LeagueRow, games: int, repeat: int, built: float) 
         seconds = timed(action, repeat)
         target = TARGETS_S[name]
         print(f"  {name:<25} {seconds:8.3f} s (target {target} s): {verdict(seconds <= target)}")
+    web_bench.run(store, repeat)
     per_game = bytes_in_use(store) / games
     print(
         f"  on disk: {per_game:8.0f} bytes a game (target {BYTES_PER_GAME_TARGET}): "

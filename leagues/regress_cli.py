@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -40,9 +40,10 @@ from arena.printable import shown
 from arena.record import GameRecord
 from arena.seeds import random_deal_key
 from arena.store import StoreError
+from arena.web.regress_page import PairRow, TestPath, write_regress_page
 from leagues.regress import PairResult, RegressPlan, run_regress
-from leagues.reports import pair_summary, summary_line, write_json, write_junit
-from leagues.sequential import Bounds, SequentialTest, Verdict, parse_bounds
+from leagues.reports import explanation, pair_summary, summary_line, write_json, write_junit
+from leagues.sequential import Bounds, RegressResult, SequentialTest, Verdict, parse_bounds
 
 VERDICT_STYLE = {
     Verdict.PASS: "bold green",
@@ -108,6 +109,15 @@ def regress(
         Path | None,
         typer.Option("--junit", metavar="FILE", help="Write a JUnit XML report here."),
     ] = None,
+    html_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            metavar="FILE",
+            help="Write a web page here: the verdict, the test's path between its bounds and "
+            "the replay of every game (in a folder beside it, FILE's name + _files).",
+        ),
+    ] = None,
     db: Annotated[
         Path | None,
         typer.Option(
@@ -166,7 +176,10 @@ def regress(
         f"H0 δ={test_bounds.delta0:g} vs H1 δ={test_bounds.delta1:g}, α={test_bounds.alpha:g}, β={test_bounds.beta:g}"
     )
 
+    llr_path: list[float] = []
+
     def show(pair: PairResult, test: SequentialTest) -> None:
+        llr_path.append(test.state().llr)
         if pair.pair % 25 == 24:
             state = test.state()
             out.print(
@@ -176,8 +189,11 @@ def regress(
 
     store = None if db is None else open_db(db, create=True, write=True, code=EXIT_USAGE)
     recorded: list[str] = []
+    kept: list[GameRecord] = []
 
     def record(game: GameRecord) -> None:
+        if html_path is not None:
+            kept.append(game)
         if store is not None:
             store.save_game(game)
             recorded.append(game.game_id)
@@ -217,4 +233,65 @@ def regress(
         write_json(json_path, result, extra)
     if junit_path:
         write_junit(junit_path, result, extra)
+    if html_path:
+        write_html(html_path, result, extra, run.pairs, llr_path, kept)
     raise typer.Exit(result.exit_code)
+
+
+def write_html(
+    page: Path,
+    result: RegressResult,
+    extra: dict[str, Any],
+    pairs: list[PairResult],
+    llr_path: list[float],
+    games: list[GameRecord],
+) -> None:
+    """`--html`: the verdict page, linking each pair to the replays of its two games."""
+    by_task = {task_index(game.game_id): game.game_id for game in games}
+    facts = [
+        ("game", str(extra["game"])),
+        ("candidate", str(extra["candidate"])),
+        ("baseline", str(extra["baseline"])),
+        ("field", ", ".join(extra["field"])),
+        ("table size", str(extra["players"])),
+        ("games played", str(extra["games"])),
+        ("candidate faults", str(extra["candidate_faults"])),
+        ("bounds", result.bounds.to_flag()),
+        ("seed", str(extra["seed"])),
+    ]
+    write_regress_page(
+        page,
+        verdict=str(result.verdict),
+        summary=summary_line(result),
+        explanation=explanation(result),
+        facts=facts,
+        path=TestPath(llr_path, result.lower_bound, result.upper_bound),
+        pairs=[
+            PairRow(
+                number=pair.pair,
+                seat=pair.seat,
+                candidate_rank=pair.candidate_rank,
+                baseline_rank=pair.baseline_rank,
+                difference=pair.difference,
+                faults=", ".join(
+                    f"{who} {fault}"
+                    for who, fault in (
+                        ("candidate", pair.candidate_fault),
+                        ("baseline", pair.baseline_fault),
+                    )
+                    if fault != Fault.OK
+                ),
+                candidate_game=by_task.get(2 * pair.pair),
+                baseline_game=by_task.get(2 * pair.pair + 1),
+            )
+            for pair in pairs
+        ],
+        games=games,
+    )
+
+
+def task_index(game_id: str) -> int | None:
+    """The task a regress game played (game 2k: pair k's candidate, 2k+1: its baseline), from
+    the id leagues.execution.GamePlan.game_id gave it."""
+    _, _, index = game_id.rpartition("-")
+    return int(index) if index.isdigit() else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import typer
 
 import leagues.store  # noqa: F401  (registers the league tables' migrations, below)
-from arena.cli import check, play, rerun, results, show
+from arena.cli import check, play, rerun, results, show, web
 from arena.cli.usage import ArenaCommand, ArenaGroup
 from leagues.cli import app as league_app
 from leagues.regress_cli import regress
@@ -32,6 +32,8 @@ app.command("games", cls=ArenaCommand)(results.games)
 app.command("show", cls=ArenaCommand)(show.show)
 app.command("rerun", cls=ArenaCommand)(rerun.rerun)
 app.command("check", cls=ArenaCommand)(check.check)
+app.command("report", cls=ArenaCommand)(web.report)
+app.command("serve", cls=ArenaCommand)(web.serve)
 app.add_typer(league_app, name="league")
 app.command("regress", cls=ArenaCommand)(regress)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -21,7 +22,7 @@ from arena.cli.common import (
 from arena.faults import Fault
 from arena.printable import cell, shown, visible
 from arena.record import GameStatus
-from arena.store import Store, StoreError
+from arena.store import LeaderboardRow, Store, StoreError
 
 
 def ratings(
@@ -36,6 +37,12 @@ def ratings(
             "--recompute",
             help="Rebuild the ratings from the recorded games first, in the order they were "
             "saved: the order they were rated in, so intact ratings come out identical.",
+        ),
+    ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the leaderboards as JSON (an object of titles) instead of tables."
         ),
     ] = False,
 ) -> None:
@@ -53,6 +60,12 @@ def ratings(
                 out.print(f"Recomputed the ratings from {replayed} recorded game(s).")
             recorded = store.titles()
             titles = [game_title] if game_title in recorded else [] if game_title else recorded
+            if as_json:
+                boards = {
+                    title: [row_json(row) for row in store.leaderboard(title)] for title in titles
+                }
+                print(json.dumps(boards, indent=2, ensure_ascii=False))
+                return
             if not titles:
                 # a title arena knows but nobody has played yet: empty, like an empty database
                 out.print(
@@ -64,6 +77,25 @@ def ratings(
                 out.print(leaderboard_table(store, title))
     except StoreError as exc:
         store_fail(exc)
+
+
+def row_json(row: LeaderboardRow) -> dict[str, object]:
+    """One leaderboard row as `arena ratings --json` prints it (the web report shows the same)."""
+    return {
+        "bot": row.label,
+        "name": row.name,
+        "version": row.version,
+        "digest": row.digest,
+        "games": row.games,
+        "seats": row.seats,
+        "mu": row.mu,
+        "sigma": row.sigma,
+        "mu_minus_3sigma": row.conservative,
+        "wins": row.wins,
+        "mean_score": row.mean_score,
+        "faults": row.faults,
+        "aborted": row.aborted,
+    }
 
 
 def leaderboard_table(store: Store, title: str) -> Table:

@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from arena.store import decisions, totals
+from arena.store import decisions, seat_sums, totals
 from arena.store.db import ReadOnlyDatabase, StoreError, write_transaction
 
 migrations = Migrations("arena")
@@ -190,6 +190,50 @@ def m008_title_bot_totals(db: Database) -> None:
     # Leaderboard counts kept per (title, bot) as games are saved (arena.store.totals).
     db.execute(totals.CREATE)
     totals.rebuild(db)
+
+
+@migrations()
+def m010_report_views(db: Database) -> None:
+    # Views for the questions people ask of the file with their own tools (sqlite-utils,
+    # Datasette, the sqlite3 shell): docs/SCHEMA.md describes them with the tables.
+    for statement in _REPORT_VIEWS:
+        db.execute(statement)
+
+
+_REPORT_VIEWS = [
+    """
+    CREATE VIEW leaderboard AS            -- what `arena ratings --json` prints, per title
+    SELECT r.title, b.name || '@' || b.version AS bot, r.mu - 3 * r.sigma AS mu_minus_3sigma,
+           r.mu, r.sigma, coalesce(t.games, 0) AS games, coalesce(t.seats, 0) AS seats,
+           coalesce(t.wins, 0) AS wins, t.score_sum / nullif(t.seats, 0) AS mean_score,
+           coalesce(t.faults, 0) AS faults, coalesce(t.aborted, 0) AS aborted,
+           b.name, b.version, b.digest, b.id AS bot_id
+    FROM ratings r
+    JOIN bots b ON b.id = r.bot_id
+    LEFT JOIN title_bot_totals t ON t.title = r.title AND t.bot_id = r.bot_id
+    ORDER BY r.title, r.mu - 3 * r.sigma DESC, r.mu DESC, b.name, b.version, b.id
+    """,
+    """
+    CREATE VIEW bot_games AS              -- one row per seat: a bot's games and how it fared
+    SELECT b.name || '@' || b.version AS bot, g.id AS game_id, g.title, g.finished_at,
+           g.status, g.players, s.seat, s.rank, s.score, s.fault, s.fault_reason,
+           s.decisions, s.time_ms, s.cpu_ms, b.name, b.version, b.digest, b.id AS bot_id, g.seq
+    FROM seats s
+    JOIN games g ON g.id = s.game_id
+    JOIN bots b ON b.id = s.bot_id
+    """,
+]
+
+
+@migrations()
+def m011_seat_sums(db: Database) -> None:
+    # Per title, bot and seat, and per title and pair of bots, the sums the web report shows
+    # (mean rank, time per decision, results by seat and by opponent), kept by triggers as
+    # seats are inserted, whatever writes them: a page then reads a few rows per bot instead
+    # of every seat of the title (seconds at 100,000 games). Only complete games count.
+    for statement in seat_sums.CREATE:
+        db.execute(statement)
+    seat_sums.rebuild(db)
 
 
 def known_names() -> list[str]:

@@ -21,6 +21,7 @@ CLI_MODULES = [
     "arena.cli.show",
     "arena.cli.rerun",
     "arena.cli.usage",
+    "arena.cli.web",
     "arena.cli.app",
     "leagues.cli",
     "leagues.regress_cli",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -62,7 +63,8 @@ def regress_args(candidate: Path, baseline: Path, tmp_path: Path) -> list[object
 
 def test_a_clearly_weaker_candidate_fails_with_exit_1_and_reports(cli, tmp_path):
     db = tmp_path / "regress.db"
-    result = cli(*regress_args(RANDOM, GREEDY, tmp_path), "--db", db)
+    page = tmp_path / "gate.html"
+    result = cli(*regress_args(RANDOM, GREEDY, tmp_path), "--db", db, "--html", page)
     assert result.exit_code == 1, result.output
     assert "FAIL after" in result.output
     report = json.loads((tmp_path / "r.json").read_text())
@@ -78,6 +80,12 @@ def test_a_clearly_weaker_candidate_fails_with_exit_1_and_reports(cli, tmp_path)
     assert len(games) == report["run"]["games"]
     shown = cli("show", games[0].id, "--db", db)
     assert shown.exit_code == 0 and "random@1.0" in shown.output
+    # --html: the verdict, the test's path, and a replay behind every game of every pair
+    html = page.read_text()
+    assert "Regression gate: FAIL" in html and 'data-kind="path"' in html
+    linked = re.findall(r'href="(gate_files/games/[^"]+)"', html)
+    assert len(linked) == report["run"]["games"]
+    assert all((tmp_path / link).is_file() for link in linked)
 
 
 def test_without_db_regress_records_nothing(cli, tmp_path, monkeypatch):

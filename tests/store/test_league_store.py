@@ -17,7 +17,7 @@ from leagues.store import LeagueChanged, LeagueStore
 from tests.support.schemas import (
     MIGRATION_IDS,
     SCHEMA_M005,
-    SCHEMA_M009,
+    SCHEMA_M011,
     mark_as_migrated_to_m005,
 )
 
@@ -26,7 +26,7 @@ def normalised(sql: str) -> str:
     return re.sub(r"\s+", " ", sql).strip()
 
 
-def expected_schema(tmp_path: Path, frozen: Path = SCHEMA_M009) -> set[str]:
+def expected_schema(tmp_path: Path, frozen: Path = SCHEMA_M011) -> set[str]:
     reference = tmp_path / f"reference-{frozen.stem}.db"
     with sqlite3.connect(reference) as conn:
         conn.executescript(frozen.read_text())

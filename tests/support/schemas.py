@@ -10,6 +10,8 @@ STORE_TESTS = Path(__file__).resolve().parent.parent / "store"
 SCHEMA_M005 = STORE_TESTS / "schema_m005.sql"
 """After m001..m005, as arena wrote it before m007."""
 SCHEMA_M009 = STORE_TESTS / "schema_m009.sql"
+"""After m001..m009, as arena wrote it before the web report's views and sums (m010, m011)."""
+SCHEMA_M011 = STORE_TESTS / "schema_m011.sql"
 """After every migration this version knows."""
 M005_IDS = [
     "m001_initial",
@@ -24,11 +26,18 @@ MIGRATION_IDS = [
     "m007_compact_storage",
     "m008_title_bot_totals",
     "m009_league_tally",
+    "m010_report_views",
+    "m011_seat_sums",
 ]
 
 
 def mark_as_migrated_to_m005(conn: sqlite3.Connection) -> None:
     """Record m001..m005 as applied, as arena did in a database it wrote then."""
+    mark_as_migrated(conn, M005_IDS)
+
+
+def mark_as_migrated(conn: sqlite3.Connection, names: list[str]) -> None:
+    """Record the migrations ``names`` as applied, as arena did in a database it wrote."""
     conn.execute(
         "CREATE TABLE _sqlite_migrations (id INTEGER PRIMARY KEY, migration_set TEXT, "
         "name TEXT, applied_at TEXT)"
@@ -36,5 +45,5 @@ def mark_as_migrated_to_m005(conn: sqlite3.Connection) -> None:
     conn.executemany(
         "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
         "VALUES ('arena', ?, '2025-01-01')",
-        [(name,) for name in M005_IDS],
+        [(name,) for name in names],
     )
