@@ -15,7 +15,9 @@ from tests.support.paths import FAKEBOT
 from tests.support.toygame import GAME
 
 REFEREE_CODE = Path(__file__).resolve().parents[2] / "arena" / "referee.py"
-CLOCK = TimeControl(decision_s=2.0, bank_s=0.0, startup_s=5.0)
+# A hang guard, not a measure: no test here is about the clock, and on a loaded machine a bot
+# burning 0.3 s of CPU under its CPU share, or forking up to its cap, takes seconds of wall time.
+CLOCK = TimeControl(decision_s=60.0, bank_s=0.0, startup_s=60.0)
 
 
 def play(bots, tmp_path):
