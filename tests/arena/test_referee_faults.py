@@ -13,7 +13,9 @@ from arena.manifest import load_bot
 from arena.referee import FaultPolicy, TimeControl, play_game
 from tests.support.toygame import GAME
 
-FAST = TimeControl(decision_s=0.3, bank_s=0.2, startup_s=3.0)
+# Short enough for the slow bots to time out (late answers after 1.5 s; silent, sleep and close
+# never do), with room for a good bot on a loaded machine: each silent start costs startup_s.
+FAST = TimeControl(decision_s=0.6, bank_s=0.4, startup_s=6.0)
 
 CASES = [
     # mode, at, expected fault, words the reason must contain
@@ -83,7 +85,7 @@ def test_hung_bot_costs_at_most_its_deadline(make_bot, tmp_path):
     )
     # the referee waited decision_s + bank_s once, then played defaults without waiting
     assert record.seats[1].fault == "timeout"
-    assert "500 ms" in (record.seats[1].fault_reason or "")
+    assert "1000 ms" in (record.seats[1].fault_reason or ""), "decision_s + bank_s"
 
 
 def test_abort_policy_ends_the_game_unrated(make_bot, tmp_path):
