@@ -43,8 +43,11 @@ near_messages = st.dictionaries(
 )
 
 
-# 500 examples of each of these two: drawing them is most of the cost, and the code under test
-# is small (decode and two schema checks; the splitter), its branches all reached by then.
+# 500 examples of each of these two (drawing them is most of the cost). Measured with coverage
+# over 3 seeds: the splitter's 26 branch arcs are all reached at 500 as at 2,000; decoding and
+# the message checks reach 169-171 of 186 at 500, 174-179 at 2,000, the difference being deep
+# hello fields, which test_check_bot_hello_accepts_exactly_what_the_schema_accepts
+# (tests/protocol) fuzzes against the schema.
 @settings(max_examples=500, deadline=None)
 @given(st.binary(max_size=300) | near_messages.map(lambda m: json.dumps(m).encode()))
 def test_decoding_any_line_gives_a_message_or_a_clear_error(line):
