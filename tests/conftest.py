@@ -14,6 +14,9 @@ import arena.bundled
 from tests.support import processes
 from tests.support.paths import FAKEBOT
 
+# --cpu-durations N: the tests that cost the most CPU time (tests/support/cpu_durations.py)
+pytest_plugins = ["tests.support.cpu_durations"]
+
 # Hypothesis's per-example deadline is wall-clock time, which a loaded machine stretches: it
 # made property tests fail by load alone. Each property test still has its example budget.
 settings.register_profile("arena", deadline=None)

@@ -81,7 +81,16 @@ def cases(game: Game) -> list[tuple[int, list[str]]]:
 
 
 CASES = [
-    (title, players, variants) for title in titles() for players, variants in cases(get_game(title))
+    # Paranoia's largest tables cost about 2 s of CPU each: the quick run (-m "not slow") keeps
+    # its tables of up to 5 and every other case, the full run all of them.
+    pytest.param(
+        title,
+        players,
+        variants,
+        marks=[pytest.mark.slow] if title == "paranoia" and players > 5 else [],
+    )
+    for title in titles()
+    for players, variants in cases(get_game(title))
 ]
 
 

@@ -286,7 +286,15 @@ def test_early_prefixes_are_fair_too():
         assert set(games_of(tasks[:end], m)) == {end * n // m}
 
 
-@pytest.mark.parametrize(("m", "n"), [(50, 5), (50, 7), (30, 3)])
+@pytest.mark.parametrize(
+    ("m", "n"),
+    # about 2 s of CPU each: the quick run keeps the smallest
+    [
+        pytest.param(50, 5, marks=pytest.mark.slow),
+        pytest.param(50, 7, marks=pytest.mark.slow),
+        (30, 3),
+    ],
+)
 def test_large_leagues_are_built_without_enumerating(m, n):
     spec = make_spec(m, (n,), 100_000)
     tasks = build_schedule(spec, KEY)
