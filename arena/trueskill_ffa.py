@@ -42,6 +42,7 @@ ITERATIONS = 10
 
 _INF = math.inf
 _exp = math.exp
+_sqrt = math.sqrt
 _SQRT2 = math.sqrt(2)
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
@@ -191,23 +192,21 @@ def _run(
 
     def truncate(k: int) -> float:
         """Condition the difference on the result (k ahead of k+1, or a draw); the change."""
-        pi, tau = diff_pi[k] - trunc_pi[k], diff_tau[k] - trunc_tau[k]
-        sqrt_pi = math.sqrt(pi)
+        old_pi, old_tau = diff_pi[k], diff_tau[k]
+        pi, tau = old_pi - trunc_pi[k], old_tau - trunc_tau[k]
+        sqrt_pi = _sqrt(pi)
         diff, scaled_margin = tau / sqrt_pi, margin * sqrt_pi
         v, w = (_v_w_draw if draws[k] else _v_w_win)(diff, scaled_margin)
         denom = 1.0 - w
         new_pi, new_tau = pi / denom, (tau + sqrt_pi * v) / denom
-        trunc_pi[k] = (new_pi + trunc_pi[k]) - diff_pi[k]
-        trunc_tau[k] = (new_tau + trunc_tau[k]) - diff_tau[k]
-        pi_delta = abs(diff_pi[k] - new_pi)
-        if pi_delta == _INF:
-            change = 0.0  # the library's rule
-        else:
-            change = abs(diff_tau[k] - new_tau)
-            root = math.sqrt(pi_delta)
-            change = root if root > change else change  # max(change, root), as the library has it
+        trunc_pi[k] = (new_pi + trunc_pi[k]) - old_pi
+        trunc_tau[k] = (new_tau + trunc_tau[k]) - old_tau
         diff_pi[k], diff_tau[k] = new_pi, new_tau
-        return change
+        pi_delta = abs(old_pi - new_pi)
+        if pi_delta == _INF:
+            return 0.0  # the library's rule
+        change, root = abs(old_tau - new_tau), _sqrt(pi_delta)
+        return root if root > change else change  # max(change, root), as the library has it
 
     def difference_up_to_right(k: int) -> None:
         """Team k+1's performance = team k's minus the difference."""
@@ -287,7 +286,7 @@ def _precision_of_sum(p0: float, p1: float) -> float:
 def _v_w_win(diff: float, margin: float) -> tuple[float, float]:
     """The library's v_win and w_win: the mean's and the variance's correction for a win."""
     x = diff - margin
-    v = _pdf(x) / _cdf(x)
+    v = _INV_SQRT_2PI * _exp(-(x**2 / 2)) / _cdf(x)  # pdf(x) / cdf(x)
     w = v * (v + x)
     if not 0 < w < 1:
         raise OffFastPath  # the library raises FloatingPointError
