@@ -13,6 +13,8 @@ from typing import TypeVar
 
 import trueskill
 
+from arena import trueskill_ffa
+
 K = TypeVar("K", bound=Hashable)
 """Whatever identifies a bot (the store uses bots.id)."""
 
@@ -52,18 +54,20 @@ def update(
     returned. A game with fewer than two distinct bots (solitaire, or a bot playing only
     itself) says nothing about relative skill and returns ``{}``: no rating changes.
 
-    Deterministic: the same inputs give bit-identical outputs.
+    Deterministic: the same inputs give bit-identical outputs, the very floats the trueskill
+    library's ``env.rate`` gives (arena.trueskill_ffa computes them faster).
     """
     bots = list(dict.fromkeys(key for key, _ in seats))
     if len(bots) < 2:
         return {}
-    start = {
-        key: env.create_rating(*prior[key]) if key in prior else env.create_rating() for key in bots
-    }
-    rated = env.rate([(start[key],) for key, _ in seats], ranks=[rank for _, rank in seats])
+    rated = trueskill_ffa.rate(
+        env,
+        [prior.get(key, (env.mu, env.sigma)) for key, _ in seats],
+        [rank for _, rank in seats],
+    )
 
-    seat_results: dict[K, list[trueskill.Rating]] = {key: [] for key in bots}
-    for (key, _), (after,) in zip(seats, rated, strict=True):
+    seat_results: dict[K, list[Rating]] = {key: [] for key in bots}
+    for (key, _), after in zip(seats, rated, strict=True):
         seat_results[key].append(after)
 
     # A bot in several seats (two copies of the random bot) is rated once per seat, each seat
@@ -76,8 +80,8 @@ def update(
     # for the usual one-seat case.)
     return {
         key: (
-            sum(r.mu for r in results) / len(results),
-            sum(r.sigma for r in results) / len(results),
+            sum(mu for mu, _ in results) / len(results),
+            sum(sigma for _, sigma in results) / len(results),
         )
         for key, results in seat_results.items()
     }

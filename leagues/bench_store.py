@@ -7,7 +7,9 @@ LeagueStore.save_game (the real path), then their stored rows are replicated wit
 ids in bulk SQL (same seats, decisions and outcomes) up to --games, all filed under one league.
 The copies are then counted into the leaderboard totals and the league's standings by the
 same replay a migration uses (arena.store.totals.rebuild, leagues.tally.rebuild), and
-``ratings --recompute`` rates them, which is also the figure it measures.
+``ratings --recompute`` rates them, which is also the figure it measures. The copies' ids
+count up in save order, as real (random) game ids do not: inserting and looking up by id is
+kinder to SQLite here than in a real database of the same size.
 
 Each timing is the median of --repeat runs of the function the command calls, in this
 process: the command line's own start-up (importing typer, rich, sqlite-utils; about 0.7 s
@@ -26,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from arena import ratings, trueskill_ffa
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity
@@ -44,7 +47,7 @@ PLAYED = 30
 LEAGUE = "bench-store"
 QUICK_GAMES = 1_000
 """Small enough to build and measure in well under 30 s: building the league's standings and
-recomputing the ratings each replay TrueSkill over every game (about 1-2 ms a game)."""
+recomputing the ratings each replay TrueSkill over every game (about 0.2 ms a game)."""
 
 TARGETS_S = {
     "ratings (leaderboard)": 2.0,
@@ -55,6 +58,8 @@ TARGETS_S = {
 RECOMPUTE_TARGET_S_PER_MILLION = 600.0
 """'Minutes, not hours': ten minutes for a million games."""
 BYTES_PER_GAME_TARGET = 3000
+RATED_GAMES = 2_000
+"""Games whose TrueSkill update is timed alone, with the library and with the fast path."""
 
 
 def build(path: Path, games: int) -> tuple[Store, LeagueRow]:
@@ -116,6 +121,40 @@ def replicate(store: Store, league_id: int, played: int, games: int) -> None:
 
 def _columns(store: Store, table: str, skip: set[str]) -> str:
     return ", ".join(c.name for c in store.db.table(table).columns if c.name not in skip)
+
+
+def rating_cpu_per_game(store: Store, games: int, repeat: int) -> tuple[float, float]:
+    """Microseconds of CPU to rate one of the first ``games`` games (the ratings each started
+    from, as the recompute stored them): the library's rate(), then the fast path, in turn, so
+    both see the same load. Same results: tests/test_trueskill_ffa.py holds them equal."""
+    by_game: dict[int, tuple[list[tuple[float, float]], list[int]]] = {}
+    for seq, rank, mu, sigma in store.db.execute(
+        "SELECT g.seq, s.rank, h.mu_before, h.sigma_before FROM games g"
+        " JOIN seats s ON s.game_id = g.id"
+        " JOIN rating_history h ON h.game_id = g.id AND h.bot_id = s.bot_id"
+        " WHERE g.seq IN (SELECT seq FROM games ORDER BY seq LIMIT ?) ORDER BY g.seq, s.seat",
+        [games],
+    ):
+        seats, ranks = by_game.setdefault(seq, ([], []))
+        seats.append((mu, sigma))
+        ranks.append(rank)
+    env = ratings.default_env()
+
+    def library() -> None:
+        for seats, ranks in by_game.values():
+            env.rate([(env.create_rating(mu, sigma),) for mu, sigma in seats], ranks=ranks)
+
+    def fast() -> None:
+        for seats, ranks in by_game.values():
+            trueskill_ffa.rate(env, seats, ranks)
+
+    times: dict[Callable[[], None], list[float]] = {library: [], fast: []}
+    for _ in range(max(repeat, 3)):
+        for action, runs in times.items():
+            started = time.process_time()
+            action()
+            runs.append((time.process_time() - started) / len(by_game) * 1e6)
+    return statistics.median(times[library]), statistics.median(times[fast])
 
 
 def timed(action: Callable[[], Any], repeat: int) -> float:
@@ -185,6 +224,16 @@ def run(store: Store, league: LeagueRow, games: int, repeat: int, built: float) 
         f"{per_million / 60:6.1f} min per million games "
         f"(target {RECOMPUTE_TARGET_S_PER_MILLION / 60:.0f} min): "
         f"{verdict(per_million <= RECOMPUTE_TARGET_S_PER_MILLION)}"
+    )
+    print(
+        f"    (its CPU time alone: {cpu / games * 1_000_000 / 60:.1f} min per million games; "
+        "wall time exceeds it when other processes share the cores)"
+    )
+    library_us, fast_us = rating_cpu_per_game(store, min(games, RATED_GAMES), repeat)
+    print(
+        f"  TrueSkill per game, CPU: the trueskill library {library_us:6.0f} us, "
+        f"arena.trueskill_ffa {fast_us:6.0f} us ({library_us / fast_us:.1f}x; alternating, "
+        "median of the runs)"
     )
     (some_game,) = store.db.execute("SELECT id FROM games ORDER BY seq DESC LIMIT 1").fetchone()
     leagues = LeagueStore(store)

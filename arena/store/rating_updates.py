@@ -94,6 +94,9 @@ def recompute(db: Database, env: trueskill.TrueSkill, title: str | None = None) 
             " VALUES (?, ?, ?, ?, ?, ?)",
             [(key[0], key[1], *value) for key, value in current.items()],
         )
+        # In primary-key order (game_id, bot_id): game ids are random, so save order would
+        # insert all over the table's B-tree; sorted, each insert goes next to the last one.
+        history.sort()
         db.conn.executemany(
             "INSERT INTO rating_history (game_id, title, bot_id, mu_before, sigma_before,"
             " mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
