@@ -7,9 +7,10 @@ negotiation); only cash is secret, and a seat's view adds its own cash and nobod
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from arena.games.intrigue.scholars import COLOURS
+from arena.games.intrigue.scholars import COLOURS, all_scholars
 
 if TYPE_CHECKING:
     from arena.games.intrigue.state import IntrigueState
@@ -43,7 +44,7 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
 
 def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     board = state.board
-    scholars = board.scholars  # each figure's JSON by one call (a view is built per decision)
+    scholars = _scholar_json(state.players)  # each figure's JSON built once per table size
 
     decision = state.pending()
     receiving = state.receiving
@@ -67,16 +68,23 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
                 "seat": palace,
                 "colour": COLOURS[palace],
                 "sections": [
-                    {"value": value, "scholar": None if sid is None else scholars[sid].json()}
+                    {"value": value, "scholar": None if sid is None else scholars[sid]}
                     for value, sid in board.sections[palace].items()
                 ],
-                "waiting": [scholars[sid].json() for sid in board.waiting[palace]],
+                "waiting": [scholars[sid] for sid in board.waiting[palace]],
                 "hand": board.hand_counts(palace),
             }
             for palace in range(state.players)
         ],
-        "island": [scholars[sid].json() for sid in board.island],
+        "island": [scholars[sid] for sid in board.island],
     }
+
+
+@cache
+def _scholar_json(players: int) -> tuple[dict[str, Any], ...]:
+    """Every scholar's JSON by id, built once per table size and shared by every view (a
+    scholar never changes, and nothing changes a view once built)."""
+    return tuple(scholar.json() for scholar in all_scholars(players))
 
 
 def _decision(state: IntrigueState, seat: int, kind: str) -> dict[str, Any]:
