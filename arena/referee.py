@@ -456,16 +456,16 @@ def _checked_answer(legal_desc: dict[str, Any], action: Any, request_id: int, ki
 
     Decoding already refused what a line may not hold (codec.check_value); checking again
     here covers transports that do not decode (in-process bots) for a few microseconds. A
-    choice (every decision of the bundled games) is searched once, not once to judge and
-    again to canonicalise; an answer that *is* the option found (the object itself, as
-    in-process bots answer) holds only what the game built, so it needs no value check.
+    choice (nearly every decision of the bundled games) is searched once, not once to judge
+    and again to canonicalise, and an answer found there skips the value check: it equals,
+    as JSON, an option the game built, and that option is what goes on (the one thing the
+    check could still refuse in it, a key of a str subclass, comes only from in-process
+    callers and is gone once the option replaces the answer).
     """
     if legal_desc["kind"] == "choice":
         options = legal_desc["options"]
         index = legal.find_option(options, action)
         if index >= 0:
-            if options[index] is not action:
-                _check_value(action, request_id)
             return options[index]
     _check_value(action, request_id)
     reason = legal.why_illegal(legal_desc, action)
