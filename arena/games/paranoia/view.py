@@ -124,10 +124,24 @@ def _cards(state: ParanoiaState, hand: list[str]) -> dict[str, Any]:
     ids = dict.fromkeys(hand)
     ids.update(dict.fromkeys(p.card.id for p in state.chain))
     ids.update(dict.fromkeys(c.play.card.id for c in state.table))
-    cards: dict[str, Any] = {i: action_json(state.actions_by_id[i]) for i in ids}
+    by_id = _action_json_by_id(state.actions_by_id)
+    cards: dict[str, Any] = {i: by_id[i] for i in ids}
     if state.mission is not None:
         cards[state.mission.id] = mission_json(state.mission)
     return cards
+
+
+_last_card_set: tuple[dict[str, ActionCard], dict[str, dict[str, Any]]] = ({}, {})
+"""The game's action cards by id, as last asked for, and their JSON by id: a card's JSON was
+found through action_json's cache, which hashes the card (a Python call) for every card of
+every view. Kept while the same game (the same dict object, held here) asks again."""
+
+
+def _action_json_by_id(actions_by_id: dict[str, ActionCard]) -> dict[str, dict[str, Any]]:
+    global _last_card_set
+    if _last_card_set[0] is not actions_by_id:
+        _last_card_set = (actions_by_id, {i: action_json(c) for i, c in actions_by_id.items()})
+    return _last_card_set[1]
 
 
 def _effect_json(effect: Effect) -> dict[str, Any]:
