@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from arena.games.intrigue.scholars import COLOURS, all_scholars
 
 if TYPE_CHECKING:
+    from arena.games.base import Decision
     from arena.games.intrigue.state import IntrigueState
 
 
@@ -48,7 +49,7 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
 
     decision = state.pending()
     receiving = state.receiving
-    about = receiving.current() if receiving is not None else None
+    about = receiving.current() if receiving is not None else None  # built once, used twice
     negotiation = receiving.negotiation() if receiving is not None else None
     return {
         "seat": seat,
@@ -59,7 +60,7 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
         "turn": state.current if decision is not None else None,  # whose turn, not who decides
         "phase": state.phase._value_,  # not .value: a slow property on 3.11
         "step": about["step"] if about is not None else None,
-        "decision": None if decision is None else _decision(state, decision.seat, decision.kind),
+        "decision": None if decision is None else _decision(state, decision, about),
         "negotiation": negotiation.json() if negotiation is not None else None,
         "receiving": receiving.summary() if receiving is not None else None,
         "deals": [deal.json() for deal in receiving.deals.values()] if receiving else [],
@@ -87,14 +88,12 @@ def _scholar_json(players: int) -> tuple[dict[str, Any], ...]:
     return tuple(scholar.json() for scholar in all_scholars(players))
 
 
-def _decision(state: IntrigueState, seat: int, kind: str) -> dict[str, Any]:
-    """Who decides what, and what it is about (public)."""
+def _decision(
+    state: IntrigueState, decision: Decision, about: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Who decides what, and what it is about (public; about: the receiving's current())."""
+    seat, kind = decision.seat, decision.kind
     if kind == "send":
         return {"seat": seat, "kind": kind, "sends_left": state.sends_left}
     assert state.receiving is not None
-    return {
-        "seat": seat,
-        "kind": kind,
-        "palace": state.current,
-        **(state.receiving.current() or {}),
-    }
+    return {"seat": seat, "kind": kind, "palace": state.current, **(about or {})}
