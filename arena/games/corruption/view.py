@@ -15,6 +15,7 @@ from arena.games.corruption.placing import Peek
 if TYPE_CHECKING:
     from arena.games.corruption.state import CorruptionState
 
+
 def seat_view(state: CorruptionState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know now: public facts, its own hand, its own peeks."""
     view = _public(state, seat, None if state.table.revealed else state.peeked_by(seat))

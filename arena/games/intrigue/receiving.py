@@ -196,7 +196,11 @@ class Receiving:
             return None
         task = self.tasks[0]
         if isinstance(task, Negotiation):
-            return {"step": task.step._value_, "scholar": task.scholar.id, "type": task.scholar.type}
+            return {
+                "step": task.step._value_,
+                "scholar": task.scholar.id,
+                "type": task.scholar.type,
+            }
         if isinstance(task, Place):
             scholar = self.board.scholar(task.scholar)
             return {
