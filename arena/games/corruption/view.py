@@ -104,7 +104,7 @@ def _public(state: CorruptionState, seat: int | None, peeked: set[int] | None) -
         "seats": [
             {
                 "seat": s,
-                "hand_count": state.hands[s].total(),
+                "hand_count": sum(state.hands[s].values()),  # Counter.total(), one call less
                 "placed": placed[s],
                 "contracts_won": list(state.won[s]),
                 "score": scores[s],
