@@ -13,6 +13,9 @@ machine, as ratios so that the machine's speed and load cancel out:
 - the bytes a seat receives per decision (the events since its previous request, then the
   request): target half of what it was when issue 12 was filed, for a seat that negotiated
   every wire feature (SPEC.md §13); a plain seat's figure is printed beside it.
+Each ratio is judged on wall time and printed beside the same ratio in CPU time
+(time.process_time of this process: the referee's side only, for the subprocess figure), which
+load from other processes distorts far less.
 Then, once (it does not depend on the game), what the sandbox costs per decision and per bot.
 """
 
@@ -55,6 +58,27 @@ ECHO = (
 
 
 @dataclass(frozen=True)
+class Spent:
+    """Time spent on something: wall-clock seconds and this process's CPU seconds."""
+
+    wall: float
+    cpu: float
+
+    def per(self, count: float) -> Spent:
+        return Spent(self.wall / count, self.cpu / count)
+
+
+class Stopwatch:
+    """Wall and CPU time from its creation to each call of ``spent``."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def spent(self) -> Spent:
+        return Spent(time.perf_counter() - self.wall, time.process_time() - self.cpu)
+
+
+@dataclass(frozen=True)
 class Sizes:
     """How much each figure plays, in decisions (a PARANOIA game has four times a Corruption
     game's): enough for a stable median, little enough for `make bench` to take 2 minutes."""
@@ -75,43 +99,44 @@ def games_for(title: str, players: int, decisions: int) -> int:
     return max(1, round(decisions / per_game))
 
 
-def bench_engine(title: str, players: int, seeds: range) -> tuple[float, float]:
-    """(seconds per game, decisions per game) of the bare state machine."""
+def bench_engine(title: str, players: int, seeds: range) -> tuple[Spent, float]:
+    """(time per game, decisions per game) of the bare state machine."""
     game = get_game(title)
     options = game.normalize_options({})
     rng = Random(0)
     decisions = 0
-    started = time.perf_counter()
+    clock = Stopwatch()
     for seed in seeds:
         state, _ = game.start(players, seed, options)
         while (decision := state.pending()) is not None:
             state.apply(legal.random_action(decision.legal, rng))
             decisions += 1
-    return (time.perf_counter() - started) / len(seeds), decisions / len(seeds)
+    return clock.spent().per(len(seeds)), decisions / len(seeds)
 
 
-def bench_inprocess(title: str, players: int, seeds: range) -> float:
-    """Seconds per game through the referee, bots in-process (views built, no JSON, no pipes)."""
+def bench_inprocess(title: str, players: int, seeds: range) -> Spent:
+    """Time per game through the referee, bots in-process (views built, no JSON, no pipes)."""
     game = get_game(title)
     identity = BotIdentity("random", "inprocess", "-")
-    started = time.perf_counter()
+    clock = Stopwatch()
     for seed in seeds:
         entrants = [
             SeatedBot(identity, InProcessBot(random_decider(seed * 10 + s))) for s in range(players)
         ]
         play_game(game, entrants, seed=seed, options={})
-    return (time.perf_counter() - started) / len(seeds)
+    return clock.spent().per(len(seeds))
 
 
-def play_subprocess_games(lineup: Lineup, title: str, players: int, seeds: range) -> float:
-    """Seconds per decision over games played by an already started lineup."""
+def play_subprocess_games(lineup: Lineup, title: str, players: int, seeds: range) -> Spent:
+    """Time per decision over games played by an already started lineup (the CPU time is the
+    referee's: the bots' is theirs)."""
     game = get_game(title)
     decisions = 0
-    started = time.perf_counter()
+    clock = Stopwatch()
     for seed in seeds:
         seated = lineup.seated(rotation(players, seed), f"g{seed}")
         decisions += len(play_game(game, seated, seed=seed, options={}).decisions)
-    return (time.perf_counter() - started) / decisions
+    return clock.spent().per(decisions)
 
 
 def start_lineup(players: int, sandbox: bool) -> tuple[Lineup, float]:
@@ -150,10 +175,11 @@ def seat_traffic(
     return traffic
 
 
-def bench_echo(traffic: list[tuple[int, bytes]], processes: int) -> float:
-    """Seconds per bare round trip: write a seat's chunk to its echo process, read the answer
+def bench_echo(traffic: list[tuple[int, bytes]], processes: int) -> Spent:
+    """Time per bare round trip: write a seat's chunk to its echo process, read the answer
     line (blocking pipes). Seat s talks to process s mod processes, the way a real table
-    alternates between its bots' processes."""
+    alternates between its bots' processes. The CPU time is this side's, as the referee's is
+    in play_subprocess_games."""
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE
@@ -171,49 +197,65 @@ def bench_echo(traffic: list[tuple[int, bytes]], processes: int) -> float:
 
     for index in range(50):  # warm-up
         round_trip(index)
-    started = time.perf_counter()
+    clock = Stopwatch()
     for index in range(len(traffic)):
         round_trip(index)
-    elapsed = time.perf_counter() - started
+    spent = clock.spent()
     for proc in procs:
         assert proc.stdin
         proc.stdin.close()
         proc.wait()
-    return elapsed / len(traffic)
+    return spent.per(len(traffic))
 
 
 def bench_table(title: str, players: int, sizes: Sizes) -> None:
     """Print the referee's three figures for one table."""
     n = games_for(title, players, sizes.inprocess_decisions)
     m = games_for(title, players, sizes.subprocess_decisions)
-    engine, inprocess, decisions = [], [], []
+    engine: list[Spent] = []
+    inprocess: list[Spent] = []
+    decisions: list[float] = []
     for round_ in range(sizes.rounds):  # alternating, so drift hits both alike
         seeds = range(round_ * n, (round_ + 1) * n)
-        engine_s, per_game = bench_engine(title, players, seeds)
-        engine.append(engine_s)
+        engine_spent, per_game = bench_engine(title, players, seeds)
+        engine.append(engine_spent)
         decisions.append(per_game)
         inprocess.append(bench_inprocess(title, players, seeds))
-    inprocess_per_decision = statistics.median(inprocess) / statistics.median(decisions)
+    per_game = statistics.median(decisions)
+    inprocess_per_decision = Spent(
+        statistics.median(i.wall for i in inprocess) / per_game,
+        statistics.median(i.cpu for i in inprocess) / per_game,
+    )
 
     traffic = seat_traffic(title, players, 5)
-    ratios, subprocess_us, echo_us = [], [], []
+    subprocess_runs: list[Spent] = []
+    echo_runs: list[Spent] = []
     lineup, _ = start_lineup(players, sandbox=True)
     with lineup:
         for round_ in range(sizes.rounds):
-            per_decision = play_subprocess_games(
-                lineup, title, players, range(round_ * m, (round_ + 1) * m)
+            subprocess_runs.append(
+                play_subprocess_games(lineup, title, players, range(round_ * m, (round_ + 1) * m))
             )
-            echo_s = bench_echo(traffic, players)
-            ratios.append(per_decision / (echo_s + inprocess_per_decision))
-            subprocess_us.append(per_decision * 1e6)
-            echo_us.append(echo_s * 1e6)
+            echo_runs.append(bench_echo(traffic, players))
+
+    def floor_ratios(clock: str) -> list[float]:
+        """Each run's subprocess time over its own echo time plus the in-process referee."""
+        base = getattr(inprocess_per_decision, clock)
+        return [
+            getattr(s, clock) / (getattr(e, clock) + base)
+            for s, e in zip(subprocess_runs, echo_runs)
+        ]
+
+    def median_us(runs: list[Spent], clock: str) -> float:
+        return statistics.median(getattr(r, clock) for r in runs) * 1e6
 
     print(f"{title}, {players} players, random bots")
-    in_ratio = statistics.median(i / e for i, e in zip(inprocess, engine))
+    in_ratio = statistics.median(i.wall / e.wall for i, e in zip(inprocess, engine))
+    in_cpu_ratio = statistics.median(i.cpu / e.cpu for i, e in zip(inprocess, engine))
     note(
         "game engine alone",
-        f"{statistics.median(engine) * 1e3:.2f} ms/game, "
-        f"{statistics.median(decisions):.0f} decisions/game",
+        f"{statistics.median(e.wall for e in engine) * 1e3:.2f} ms/game, "
+        f"{per_game:.0f} decisions/game",
     )
     figure(
         "referee, in-process bots",
@@ -221,7 +263,8 @@ def bench_table(title: str, players: int, sizes: Sizes) -> None:
         "≤ 2× the engine",
         in_ratio <= 2,
     )
-    sub_ratio = statistics.median(ratios)
+    note("", f"(in CPU time: {in_cpu_ratio:.2f}× the engine; median of {sizes.rounds} runs)")
+    sub_ratio = statistics.median(floor_ratios("wall"))
     figure(
         "referee, subprocess bots",
         f"{sub_ratio:.2f}× its floor",
@@ -230,9 +273,16 @@ def bench_table(title: str, players: int, sizes: Sizes) -> None:
     )
     note(
         "",
-        f"({statistics.median(subprocess_us):.0f} µs/decision; floor = echo round trip "
-        f"{statistics.median(echo_us):.0f} µs + in-process referee "
-        f"{inprocess_per_decision * 1e6:.0f} µs; median of {sizes.rounds} runs)",
+        f"({median_us(subprocess_runs, 'wall'):.0f} µs/decision; floor = echo round trip "
+        f"{median_us(echo_runs, 'wall'):.0f} µs + in-process referee "
+        f"{inprocess_per_decision.wall * 1e6:.0f} µs; median of {sizes.rounds} runs)",
+    )
+    note(
+        "",
+        f"(in the referee's CPU time: {statistics.median(floor_ratios('cpu')):.2f}× its floor, "
+        f"{median_us(subprocess_runs, 'cpu'):.0f} µs/decision against the echo driver's "
+        f"{median_us(echo_runs, 'cpu'):.0f} µs + in-process referee "
+        f"{inprocess_per_decision.cpu * 1e6:.0f} µs)",
     )
     plain = statistics.mean(len(chunk) for _, chunk in traffic)
     negotiated = statistics.mean(
@@ -259,7 +309,8 @@ def bench_sandbox(title: str, players: int, games: int) -> None:
             lineup, start_s = start_lineup(players, sandbox)
             with lineup:
                 seeds = range(run * games, (run + 1) * games)
-                per_decision[sandbox].append(play_subprocess_games(lineup, title, players, seeds))
+                spent = play_subprocess_games(lineup, title, players, seeds)
+                per_decision[sandbox].append(spent.wall)
             startup[sandbox].append(start_s / players)
     boxed, bare = (statistics.median(per_decision[s]) * 1e6 for s in (True, False))
     print(f"the sandbox ({title}, {players} players, random bots)")

@@ -146,6 +146,14 @@ class _Game:
             raise ValueError(f"{len(bot_seeds)} bot seeds for {n} seats")
         self.bot_seeds = bot_seeds
         self.cpu_at_fault: dict[int, float | None] = {}
+        self.live = [
+            seat
+            for seat, bot in enumerate(seated)
+            if self.faults[seat] is None and bot.transport is not None
+        ]
+        """The seats still told and asked: started and not faulted (kept, not recomputed at
+        every event; _fault replaces it, never changes it in place, so a list handed out
+        stays as it was)."""
 
     def run(self) -> GameRecord:
         started_at = _now()
@@ -239,9 +247,11 @@ class _Game:
         seat is faulted at every request whatever was credited back. The seat faulted is the
         live one the referee has waited on longest (the lowest seat on a tie).
         """
-        wall = _clock() - self.started
-        gone = sum(self.waited[s] for s in range(len(self.seated)) if self.faults[s] is not None)
         limit = self.clock.game_s
+        wall = _clock() - self.started
+        if wall <= limit:
+            return  # the usual case, decided without the sum: wall - gone <= wall <= limit
+        gone = sum(self.waited[s] for s in range(len(self.seated)) if self.faults[s] is not None)
         if wall - gone <= limit and wall <= 2 * limit:
             return
         live = self._live_seats()
@@ -304,6 +314,7 @@ class _Game:
 
     def _fault(self, seat: int, error: BotError) -> None:
         self.faults[seat] = error
+        self.live = [s for s in self.live if s != seat]
         transport = self.seated[seat].transport
         if transport is not None:
             self.cpu_at_fault[seat] = transport.cpu_seconds()
@@ -322,11 +333,7 @@ class _Game:
     # -- telling ----------------------------------------------------------------------------
 
     def _live_seats(self) -> list[int]:
-        return [
-            seat
-            for seat, bot in enumerate(self.seated)
-            if self.faults[seat] is None and bot.transport is not None
-        ]
+        return self.live
 
     def _send(self, seat: int, message: dict[str, Any]) -> None:
         transport = self.seated[seat].transport
@@ -343,12 +350,12 @@ class _Game:
         """
         if not events:
             return
-        live = self._live_seats()
+        seated = self.seated
         for event in events:
-            for seats, body in event.audiences(live):
+            for seats, body in event.audiences(self.live):
                 message = Shared(messages.event(self.game_id, body))
                 for seat in seats:
-                    self._send(seat, message)
+                    seated[seat].transport.send(message)  # type: ignore[union-attr]
 
     # -- the end ----------------------------------------------------------------------------
 
@@ -450,20 +457,35 @@ def _checked_answer(legal_desc: dict[str, Any], action: Any, request_id: int, ki
     """A bot's action, checked and in canonical form; BotProtocolError if refused.
 
     Decoding already refused what a line may not hold (codec.check_value); checking again
-    here covers transports that do not decode (in-process bots) for a few microseconds.
+    here covers transports that do not decode (in-process bots) for a few microseconds. A
+    choice (nearly every decision of the bundled games) is searched once, not once to judge
+    and again to canonicalise, and an answer found there skips the value check: it equals,
+    as JSON, an option the game built, and that option is what goes on (the one thing the
+    check could still refuse in it, a key of a str subclass, comes only from in-process
+    callers and is gone once the option replaces the answer).
     """
-    try:
-        codec.check_value(action, depth=1)  # the action sits inside its message
-    except codec.DecodeError as exc:
-        raise BotProtocolError(
-            Fault.MALFORMED, f"the action of request {request_id}: {exc}"
-        ) from None
+    if legal_desc["kind"] == "choice":
+        options = legal_desc["options"]
+        index = legal.find_option(options, action)
+        if index >= 0:
+            return options[index]
+    _check_value(action, request_id)
     reason = legal.why_illegal(legal_desc, action)
     if reason is not None:
         raise BotProtocolError(
             Fault.ILLEGAL, f"illegal action for request {request_id} ({kind}): {reason}"
         )
     return legal.canonical(legal_desc, action)
+
+
+def _check_value(action: Any, request_id: int) -> None:
+    """BotProtocolError (malformed) unless the action is a JSON value a bot may send."""
+    try:
+        codec.check_value(action, depth=1)  # the action sits inside its message
+    except codec.DecodeError as exc:
+        raise BotProtocolError(
+            Fault.MALFORMED, f"the action of request {request_id}: {exc}"
+        ) from None
 
 
 def _referee_error(exc: Exception, doing: str) -> BotProtocolError:

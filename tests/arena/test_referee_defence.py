@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.faults import BotCrashed
+from arena.faults import BotCrashed, Fault
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity
 from arena.referee import REFEREE_ERROR, FaultPolicy, SeatedBot, play_game
@@ -49,6 +49,18 @@ def test_an_in_process_answer_that_is_not_wire_json_is_a_malformed_fault(answer,
     seat = record.seats[1]
     assert seat.fault == "malformed" and words in (seat.fault_reason or ""), seat.fault_reason
     assert record.status == "complete"
+
+
+def test_an_answer_equal_to_an_option_as_json_is_applied_and_recorded_as_the_option():
+    """The choice is searched once (issue 12): a look-alike (2.0 for 2) is still accepted, and
+    what the game and the record get is the option itself; a boolean is still no number."""
+    record = play_game(
+        TOY, entrants(first, lambda v, d: 2.0, lambda v, d: True), seed=3, options={}
+    )
+    assert record.seats[1].fault == Fault.OK
+    answered = [d.action for d in record.decisions if d.seat == 1]
+    assert answered and all(type(a) is int and a == 2 for a in answered)
+    assert record.seats[2].fault == Fault.ILLEGAL
 
 
 def test_a_transport_that_raises_faults_its_seat_naming_the_exception():

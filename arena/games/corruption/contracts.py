@@ -66,6 +66,8 @@ CONTRACTS: tuple[Contract, ...] = (
 
 BY_ID: dict[int, Contract] = {c.id: c for c in CONTRACTS}
 """Contract by its number (read-only use)."""
+VALUE: dict[int, int] = {c.id: c.value for c in CONTRACTS}
+"""Contract value by its number (scores are summed from it at every view)."""
 
 CONTRACTS_PER_GOVERNMENT_PER_ROUND = 2
 """Phase 1 deals two new contracts under each government."""

@@ -27,10 +27,10 @@ from arena.games.corruption.cards import (
     starting_hand,
 )
 from arena.games.corruption.contracts import (
-    BY_ID,
     CONTRACTS,
     CONTRACTS_PER_GOVERNMENT_PER_ROUND,
     GOVERNMENTS,
+    VALUE,
     Government,
     contract_json,
 )
@@ -144,7 +144,8 @@ class CorruptionState:
 
     def scores(self) -> list[int]:
         """Each seat's total value of contracts won."""
-        return [sum(BY_ID[c].value for c in won) for won in self.won]
+        value = VALUE.__getitem__  # summed in C: this runs at every view
+        return [sum(map(value, won)) for won in self.won]
 
     def seat_to_place(self) -> int:
         """The seat whose turn it is to place (phase 2)."""

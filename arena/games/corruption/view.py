@@ -6,29 +6,19 @@ code is written only when ``show`` says so, so a forgotten case hides rather tha
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arena.games.corruption.cards import hand_list
 from arena.games.corruption.contracts import BY_ID, GOVERNMENTS
 from arena.games.corruption.placing import Peek
-from arena.games.corruption.table import Placement
 
 if TYPE_CHECKING:
     from arena.games.corruption.state import CorruptionState
 
-Show = Callable[[Placement], bool]
-
 
 def seat_view(state: CorruptionState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know now: public facts, its own hand, its own peeks."""
-    revealed = state.table.revealed
-    peeked = state.peeked_by(seat)
-
-    def show(p: Placement) -> bool:
-        return revealed or p.face_up or p.owner == seat or p.id in peeked
-
-    view = _public(state, seat, show)
+    view = _public(state, seat, None if state.table.revealed else state.peeked_by(seat))
     view["hand"] = hand_list(state.hands[seat])
     view["peeks_left"] = state.peeks_left[seat]
     view["peeked"] = [_peek_json(peek) for peek in state.peeks[seat]]
@@ -37,51 +27,52 @@ def seat_view(state: CorruptionState, seat: int) -> dict[str, Any]:
 
 def table_view(state: CorruptionState) -> dict[str, Any]:
     """Everything, hidden or not: every card, every hand, every peek, the deck order."""
-    view = _public(state, None, lambda p: True)
+    view = _public(state, None, None)
     view["hands"] = [hand_list(hand) for hand in state.hands]
     view["peeks"] = [[_peek_json(peek) for peek in peeks] for peeks in state.peeks]
     view["deck"] = list(state.deck)
     return view
 
 
-def _public(state: CorruptionState, seat: int | None, show: Show) -> dict[str, Any]:
+def _public(state: CorruptionState, seat: int | None, peeked: set[int] | None) -> dict[str, Any]:
+    """The public part, with the face of each card the viewer may see: every card when
+    peeked is None (the table's view, or once the round is revealed), else those face up,
+    the viewer's own and those it peeked at."""
     # The hottest code of a refereed game (one view per decision): enum codes are read as
     # ``_value_`` (the member's own attribute; ``.value`` is a property costing ~7x more on
-    # Python 3.11), and the table's dicts are bound to locals once, not per card.
+    # Python 3.11), the table's dicts are bound to locals once, not per card, and which
+    # faces show is tested inline (a call per card cost a fifth of this function).
     table = state.table
     status, by, assigned = table.status, table.by, table.assigned
     under: dict[int, list[dict[str, Any]]] = {}
     swiss: dict[str, list[dict[str, Any]]] = {g._value_: [] for g in GOVERNMENTS}
     placed = [0] * state.players
     for p in table.placements:
-        placed[p.owner] += 1
+        pid, owner = p.id, p.owner
+        placed[owner] += 1
         card: dict[str, Any] = {
-            "placement": p.id,
-            "owner": p.owner,
+            "placement": pid,
+            "owner": owner,
             "slot": p.slot,
             "face_up": p.face_up,
         }
-        if show(p):
+        if peeked is None or p.face_up or owner == seat or pid in peeked:
             card["card"] = p.card._value_
-        card["status"] = status[p.id]._value_
-        card["by"] = by.get(p.id)
+        card["status"] = status[pid]._value_
+        card["by"] = by.get(pid)
         if p.contract is None:
-            card["assigned"] = assigned.get(p.id)
+            card["assigned"] = assigned.get(pid)
             swiss[p.government._value_].append(card)
+        elif p.contract in under:
+            under[p.contract].append(card)
         else:
-            under.setdefault(p.contract, []).append(card)
+            under[p.contract] = [card]
     cancelled = table.cancelled
     governments = [
         {
             "id": g._value_,
             "contracts": [
-                {
-                    "id": c,
-                    "name": BY_ID[c].name,
-                    "value": BY_ID[c].value,
-                    "cancelled": c in cancelled,
-                    "cards": under.get(c, []),
-                }
+                {**_CONTRACT_JSON[c], "cancelled": c in cancelled, "cards": under.get(c, [])}
                 for c in state.layout[g]
             ],
             "swiss": swiss[g._value_],
@@ -113,7 +104,7 @@ def _public(state: CorruptionState, seat: int | None, show: Show) -> dict[str, A
         "seats": [
             {
                 "seat": s,
-                "hand_count": state.hands[s].total(),
+                "hand_count": sum(state.hands[s].values()),  # Counter.total(), one call less
                 "placed": placed[s],
                 "contracts_won": list(state.won[s]),
                 "score": scores[s],
@@ -123,6 +114,12 @@ def _public(state: CorruptionState, seat: int | None, show: Show) -> dict[str, A
         ],
         "deck_count": len(state.deck),
     }
+
+
+_CONTRACT_JSON: dict[int, dict[str, Any]] = {
+    c.id: {"id": c.id, "name": c.name, "value": c.value} for c in BY_ID.values()
+}
+"""Each contract's static fields, built once (a view copies them, never changes them)."""
 
 
 def _peek_json(peek: Peek) -> dict[str, Any]:

@@ -144,7 +144,7 @@ class Negotiation:
         offered = self.stage is not Stage.OFFER
         return {
             **self._who(),
-            "stage": self.stage.value,
+            "stage": self.stage._value_,
             "offer": self.offer if offered else None,
             "section": self.section,
             "promise": self.promise,
@@ -154,13 +154,15 @@ class Negotiation:
         }
 
     def _who(self) -> dict[str, Any]:
+        # enum codes read as _value_ (.value is a slow property on Python 3.11): this is in
+        # every view while receiving, once per deal of the round
         return {
             "palace": self.palace,
             "applicant": self.applicant,
             "scholar": self.scholar.id,
             "type": self.scholar.type,
-            "step": self.step.value,
-            "role": self.role.value,
+            "step": self.step._value_,
+            "role": self.role._value_,
         }
 
     def _offered_json(self) -> dict[str, Any]:

@@ -190,35 +190,40 @@ class Receiving:
             self._keep_or_replace(task, action, events)
 
     def current(self) -> dict[str, Any] | None:
-        """What the head task is about (public), for views."""
+        """What the head task is about (public), for views (codes read as _value_, not
+        the slow .value property: this is built twice per view while receiving)."""
         if not self.tasks:
             return None
         task = self.tasks[0]
         if isinstance(task, Negotiation):
-            return {"step": task.step.value, "scholar": task.scholar.id, "type": task.scholar.type}
+            return {
+                "step": task.step._value_,
+                "scholar": task.scholar.id,
+                "type": task.scholar.type,
+            }
         if isinstance(task, Place):
             scholar = self.board.scholar(task.scholar)
             return {
-                "step": task.step.value,
+                "step": task.step._value_,
                 "scholar": task.scholar,
                 "type": scholar.type,
                 "replaced": task.replaced,
             }
         if isinstance(task, Choose):
             return {
-                "step": Step.EXTERNAL.value,
+                "step": Step.EXTERNAL._value_,
                 "type": task.type,
                 "applicants": list(task.applicants),
             }
         if isinstance(task, KeepOrReplace):
             return {
-                "step": Step.INTERNAL.value,
+                "step": Step.INTERNAL._value_,
                 "type": task.type,
                 "incumbent": task.incumbent,
                 "section": task.section,
                 "applicants": list(task.applicants),
             }
-        return {"step": Step.NO_CONFLICT.value}
+        return {"step": Step.NO_CONFLICT._value_}
 
     def negotiation(self) -> Negotiation | None:
         """The negotiation in progress, if the head task is one."""

@@ -7,11 +7,13 @@ negotiation); only cash is secret, and a seat's view adds its own cash and nobod
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from arena.games.intrigue.scholars import COLOURS
+from arena.games.intrigue.scholars import COLOURS, all_scholars
 
 if TYPE_CHECKING:
+    from arena.games.base import Decision
     from arena.games.intrigue.state import IntrigueState
 
 
@@ -43,11 +45,11 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
 
 def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     board = state.board
-    scholars = board.scholars  # each figure's JSON by one call (a view is built per decision)
+    scholars = _scholar_json(state.players)  # each figure's JSON built once per table size
 
     decision = state.pending()
     receiving = state.receiving
-    about = receiving.current() if receiving is not None else None
+    about = receiving.current() if receiving is not None else None  # built once, used twice
     negotiation = receiving.negotiation() if receiving is not None else None
     return {
         "seat": seat,
@@ -58,7 +60,7 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
         "turn": state.current if decision is not None else None,  # whose turn, not who decides
         "phase": state.phase._value_,  # not .value: a slow property on 3.11
         "step": about["step"] if about is not None else None,
-        "decision": None if decision is None else _decision(state, decision.seat, decision.kind),
+        "decision": None if decision is None else _decision(state, decision, about),
         "negotiation": negotiation.json() if negotiation is not None else None,
         "receiving": receiving.summary() if receiving is not None else None,
         "deals": [deal.json() for deal in receiving.deals.values()] if receiving else [],
@@ -67,26 +69,31 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
                 "seat": palace,
                 "colour": COLOURS[palace],
                 "sections": [
-                    {"value": value, "scholar": None if sid is None else scholars[sid].json()}
+                    {"value": value, "scholar": None if sid is None else scholars[sid]}
                     for value, sid in board.sections[palace].items()
                 ],
-                "waiting": [scholars[sid].json() for sid in board.waiting[palace]],
+                "waiting": [scholars[sid] for sid in board.waiting[palace]],
                 "hand": board.hand_counts(palace),
             }
             for palace in range(state.players)
         ],
-        "island": [scholars[sid].json() for sid in board.island],
+        "island": [scholars[sid] for sid in board.island],
     }
 
 
-def _decision(state: IntrigueState, seat: int, kind: str) -> dict[str, Any]:
-    """Who decides what, and what it is about (public)."""
+@cache
+def _scholar_json(players: int) -> tuple[dict[str, Any], ...]:
+    """Every scholar's JSON by id, built once per table size and shared by every view (a
+    scholar never changes, and nothing changes a view once built)."""
+    return tuple(scholar.json() for scholar in all_scholars(players))
+
+
+def _decision(
+    state: IntrigueState, decision: Decision, about: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Who decides what, and what it is about (public; about: the receiving's current())."""
+    seat, kind = decision.seat, decision.kind
     if kind == "send":
         return {"seat": seat, "kind": kind, "sends_left": state.sends_left}
     assert state.receiving is not None
-    return {
-        "seat": seat,
-        "kind": kind,
-        "palace": state.current,
-        **(state.receiving.current() or {}),
-    }
+    return {"seat": seat, "kind": kind, "palace": state.current, **(about or {})}

@@ -54,7 +54,7 @@ class Play:
         return {
             "seat": self.seat,
             "card": self.card.id,
-            "section": self.section.value,
+            "section": self.section._value_,  # not .value: a slow property, and this is hot
             "target": self.target,
             "context": self.context,
             "answers": None if self.answers is None else self.answers.card.id,

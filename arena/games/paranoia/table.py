@@ -8,7 +8,6 @@ seeded RNG. The flow that uses them is in state.py.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 
 from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Clearance
@@ -84,7 +83,11 @@ class Clearances:
 
     def supply(self) -> dict[str, int]:
         """Cards left per clearance name."""
-        held = Counter(t.rank for t in self._troubleshooters)  # one pass, not one per rank
+        # One pass, not one per rank; a list, not a Counter (whose construction cost more
+        # than the rest of this, at every view)
+        held = [0] * len(self.rows)
+        for t in self._troubleshooters:
+            held[t.rank] += 1
         return {name: self.rows[rank].supply - held[rank] for rank, name in enumerate(CLEARANCES)}
 
 

@@ -65,11 +65,11 @@ def _public(state: ParanoiaState, seat: int | None) -> dict[str, Any]:
         "team_leader": state.leader,
         "turn": state.turn,
         "turns_taken": state.turns_taken,
-        "troubleshooters": [_troubleshooter(state, t) for t in state.ts],
+        "troubleshooters": _troubleshooters(state),
         "chain": [p.public() for p in state.chain],
         "table": [c.public() for c in state.table],
         "action_deck": len(state.actions.cards),
-        "discards": dict(sorted(Counter(state.actions.discards).items())),
+        "discards": _discard_counts(state.actions.discards),
         "supply": state.clearances.supply(),
         "decision": (
             state.context if decision is not None and seat in (None, decision.seat) else None
@@ -77,32 +77,71 @@ def _public(state: ParanoiaState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _troubleshooter(state: ParanoiaState, t: Any) -> dict[str, Any]:
-    row = state.clearances.row(t)
-    return {
-        "seat": t.seat,
-        "clearance": row.name,
-        "clones": t.clones,
-        "alive": t.alive,
-        "hand": len(t.hand),
-        "wounds": t.wounds,
-        "treason": t.treason,
-        "max_wounds": row.max_wounds,
-        "max_treason": row.max_treason,
-        "hand_size": row.hand_size,
-        "traitor": state.clearances.traitor(t),
-        "skips": t.skips,
-    }
+_last_discards: tuple[list[str], dict[str, int]] = ([], {})
+"""The discard pile last counted and its counts: the pile changes a few times a mission
+while the view is built at every decision, and counting it (a Counter, then sorting) was a
+fifth of the view's time. Compared by content, so it is right whatever the game."""
+
+
+def _discard_counts(discards: list[str]) -> dict[str, int]:
+    """How many of each card the discard pile holds, by card id (a fresh dict per view)."""
+    global _last_discards
+    pile, counts = _last_discards
+    if discards != pile:
+        counts = dict(sorted(Counter(discards).items()))
+        _last_discards = (list(discards), counts)
+    return dict(counts)
+
+
+def _troubleshooters(state: ParanoiaState) -> list[dict[str, Any]]:
+    # Hot (five rows per view, one view per decision): the clearance row is looked up once
+    # per troubleshooter, and the loop is one call, not one per troubleshooter.
+    clearances = state.clearances
+    rows, traitor = clearances.rows, clearances.traitor
+    shown = []
+    for t in state.ts:
+        row = rows[t.rank]
+        shown.append(
+            {
+                "seat": t.seat,
+                "clearance": row.name,
+                "clones": t.clones,
+                "alive": t.alive,
+                "hand": len(t.hand),
+                "wounds": t.wounds,
+                "treason": t.treason,
+                "max_wounds": row.max_wounds,
+                "max_treason": row.max_treason,
+                "hand_size": row.hand_size,
+                "traitor": traitor(t),
+                "skips": t.skips,
+            }
+        )
+    return shown
 
 
 def _cards(state: ParanoiaState, hand: list[str]) -> dict[str, Any]:
     ids = dict.fromkeys(hand)
     ids.update(dict.fromkeys(p.card.id for p in state.chain))
     ids.update(dict.fromkeys(c.play.card.id for c in state.table))
-    cards: dict[str, Any] = {i: action_json(state.actions_by_id[i]) for i in ids}
+    by_id = _action_json_by_id(state.actions_by_id)
+    cards: dict[str, Any] = {i: by_id[i] for i in ids}
     if state.mission is not None:
         cards[state.mission.id] = mission_json(state.mission)
     return cards
+
+
+_last_card_set: tuple[dict[str, ActionCard], dict[str, dict[str, Any]]] = ({}, {})
+"""The game's action cards by id, as last asked for, and their JSON by id: a card's JSON was
+found through action_json's cache, which hashes the card (a Python call) for every card of
+every view. Kept while the same game (the same dict object, held here) asks again."""
+
+
+def _action_json_by_id(actions_by_id: dict[str, ActionCard]) -> dict[str, dict[str, Any]]:
+    global _last_card_set
+    if _last_card_set[0] is not actions_by_id:
+        _last_card_set = (actions_by_id, {i: action_json(c) for i, c in actions_by_id.items()})
+    return _last_card_set[1]
 
 
 def _effect_json(effect: Effect) -> dict[str, Any]:
