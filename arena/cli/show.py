@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -21,7 +21,7 @@ from arena.cli.common import (
 from arena.faults import Fault
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord, GameStatus
-from arena.replay import ReplayError, recorded_game, replay, seat_events
+from arena.replay import ReplayError, describer, replay, seat_events
 from arena.store import StoreError
 
 
@@ -49,7 +49,7 @@ def show(
     if seat is not None and not 0 <= seat < record.players:
         fail(f"this game has seats 0 to {record.players - 1}", EXIT_USAGE)
     try:
-        describe = getattr(recorded_game(record), "describe", None) or describe_generic
+        describe = describer(record)
     except ReplayError as exc:
         fail(f"the game does not replay on this version of arena: {exc}")
     out = console()
@@ -105,9 +105,3 @@ def results_table(record: GameRecord) -> Table:
             cell(fault),
         )
     return table
-
-
-def describe_generic(body: dict[str, Any]) -> str:
-    """An event as `kind: field=value, ...` for titles without a describer."""
-    fields = ", ".join(f"{k}={json.dumps(v)}" for k, v in body.items() if k != "kind")
-    return f"{body['kind']}: {fields}"
