@@ -18,6 +18,13 @@ from arena.cli.common import (
     open_db,
     store_fail,
 )
+from arena.cli.replay_html import (
+    HtmlOption,
+    OpenOption,
+    open_in_browser,
+    temporary_page,
+    write_replay,
+)
 from arena.faults import Fault
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord, GameStatus
@@ -36,10 +43,16 @@ def show(
         ),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
+    html: HtmlOption = None,
+    open_page: OpenOption = False,
 ) -> None:
     """Replay a recorded game: every decision and event, from the table or as one seat saw it.
 
-    Example: arena show 3f2a9c --seat 2
+    With --html or --open, the replay is a web page to step through instead: the table drawn
+    at each decision, and the view of the table or of any seat (with --seat, of that seat
+    alone: the page holds nothing else).
+
+    Example: arena show 3f2a9c --seat 2 --open
     """
     try:
         with open_db(db, create=False) as store:
@@ -53,6 +66,12 @@ def show(
     except ReplayError as exc:
         fail(f"the game does not replay on this version of arena: {exc}")
     out = console()
+    if html is not None or open_page:
+        page = write_replay(record, html or temporary_page(), seat)
+        out.print(f"Replay page written to {shown(page)}")
+        if open_page:
+            open_in_browser(page)
+        return
     out.print(header(record, seat))
     try:
         for number, step in enumerate(replay(record)):
