@@ -13,7 +13,7 @@ import pytest
 from arena.printable import visible
 from arena.replay import describer, replay, seat_events
 from arena.store import open_store
-from tests.web.replay_games import played
+from tests.support.replay_games import played
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from arena.record import GameRecord
 from arena.replay import _replay
 from arena.web.replay_data import side_views
 from arena.web.replay_page import render_replay, render_standalone_replay
-from tests.web.replay_games import TITLES, played
+from tests.support.replay_games import TITLES, played
 
 XSS = "<script>alert(1)</script>"
 DRAWN = {"corruption": ".government", "intrigue": ".palace", "paranoia": ".troubleshooter"}

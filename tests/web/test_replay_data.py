@@ -10,7 +10,7 @@ from arena.faults import Fault
 from arena.printable import visible
 from arena.replay import _replay, describer
 from arena.web.replay_data import TABLE, replay_document, side_views, view_patch
-from tests.web.replay_games import TITLES, played
+from tests.support.replay_games import TITLES, played
 
 
 def events_of(document, side):

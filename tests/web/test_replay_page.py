@@ -11,8 +11,8 @@ from arena.record import GameRecord
 from arena.replay import replay
 from arena.web.replay_data import replay_document
 from arena.web.replay_page import render_replay, render_standalone_replay
-from tests.arena.test_hidden_information import hidden_swaps, play_scripted
-from tests.web.replay_games import played
+from tests.support.corruption_twins import hidden_swaps, play_scripted
+from tests.support.replay_games import played
 
 XSS = "<script>alert(1)</script>"
 
