@@ -63,7 +63,7 @@ def replay_document(record: GameRecord, *, only_seat: int | None = None) -> dict
     return {
         "format": FORMAT,
         "game": _game_json(record),
-        "seats": [_seat_json(s, only_seat) for s in record.seats],
+        "seats": [_seat_json(s, only_seat, faulted_at.get(s.seat)) for s in record.seats],
         "sides": sides,
         "only_seat": only_seat,
         "steps": steps,
@@ -227,9 +227,12 @@ def _game_json(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def _seat_json(seat: SeatRecord, only_seat: int | None) -> dict[str, Any]:
+def _seat_json(seat: SeatRecord, only_seat: int | None, faulted_at: int | None) -> dict[str, Any]:
     mine = only_seat is None or seat.seat == only_seat
     return {
+        # the referee stops a faulted seat's bot: from this decision on it was sent nothing
+        # (its side still shows what it would have been told, as `arena show --seat` does)
+        "faulted_at": faulted_at if mine else None,
         "seat": seat.seat,
         "bot": visible(seat.bot.label),
         "score": seat.score,

@@ -56,6 +56,7 @@ def render_standalone_replay(record: GameRecord, *, only_seat: int | None = None
 
 
 def _render(record: GameRecord, only_seat: int | None, **assets: Any) -> str:
+    """The page; ``assets`` names the stylesheets and scripts linked or inlined (and home)."""
     document = replay_document(record, only_seat=only_seat)
     labels = {s["seat"]: s["bot"] for s in document["seats"]}
     sides = [
@@ -67,9 +68,12 @@ def _render(record: GameRecord, only_seat: int | None, **assets: Any) -> str:
         }
         for side in document["sides"]
     ]
-    values: dict[str, Any] = {"stylesheets": [], "scripts": [], "inline_styles": []}
-    values["inline_scripts"] = []
-    values.update(assets)
+    no_assets: dict[str, Any] = {
+        "stylesheets": [],
+        "scripts": [],
+        "inline_styles": [],
+        "inline_scripts": [],
+    }
     return (
         environment()
         .get_template("replay.html")
@@ -83,7 +87,7 @@ def _render(record: GameRecord, only_seat: int | None, **assets: Any) -> str:
             status=record.status,
             termination=visible(record.termination),
             data=htmlsafe_json_dumps(document, dumps=_compact),
-            **values,
+            **(no_assets | assets),
         )
     )
 

@@ -151,7 +151,11 @@ def test_the_viewer_steps_through_a_whole_game_and_back(
     page.select_option("#side", "0")
     seat_side = drawing(page)
     assert seat_side["counter"] == middle["counter"] and seat_side["board"] != middle["board"]
+    assert page.locator("#stopped").is_hidden()
     page.screenshot(path=str(shots / f"{title}-seat0.png"), full_page=True)
+    page.select_option("#side", "2")  # seat 2 faulted early in the game: its bot was stopped
+    assert "was stopped at its fault" in page.locator("#stopped").inner_text()
+    page.screenshot(path=str(shots / f"{title}-seat2-faulted.png"), full_page=True)
 
 
 def hidden_from(title: str, table: dict[str, Any], seat: int) -> tuple[list[str], list[int]]:

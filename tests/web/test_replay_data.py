@@ -71,6 +71,8 @@ def test_a_fault_shows_at_the_first_decision_the_referee_played_for_the_seat():
     step = faulted[0]
     assert step["decision"]["seat"] == 2 and step["decision"]["by_referee"]
     assert step["fault"]["fault"] == "illegal" and step["fault"]["reason"]
+    assert document["seats"][2]["faulted_at"] == step["number"]
+    assert [s["faulted_at"] for s in document["seats"]].count(None) == 3
     assert not any(
         s["decision"]["by_referee"]
         for s in document["steps"][: document["steps"].index(step)]
@@ -80,6 +82,7 @@ def test_a_fault_shows_at_the_first_decision_the_referee_played_for_the_seat():
     other = replay_document(record, only_seat=0)
     assert not any(s["fault"] for s in other["steps"])
     assert other["seats"][2]["fault"] == "illegal" and other["seats"][2]["fault_reason"] == ""
+    assert other["seats"][2]["faulted_at"] is None
 
 
 def test_patches_rebuild_values_of_every_shape():

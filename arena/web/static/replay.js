@@ -93,6 +93,11 @@
     const list = $("events");
     list.replaceChildren();
     const ids = doc.events[side][step];
+    const seat = doc.seats[Number(side)];
+    const stopped = seat && seat.faulted_at !== null && doc.steps[step].number >= seat.faulted_at;
+    const note = $("stopped");
+    note.hidden = !stopped;
+    note.textContent = stopped ? "Seat " + side + " was stopped at its fault (decision #" + seat.faulted_at + "): from then on it was sent nothing. Shown: what it would have been told." : "";
     if (!ids.length) list.appendChild(el("li", "quiet", "(nothing this side was told)"));
     for (const id of ids) list.appendChild(el("li", null, doc.texts[id]));
   }
