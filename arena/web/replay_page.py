@@ -16,10 +16,14 @@ from markupsafe import Markup
 
 from arena.printable import visible
 from arena.record import GameRecord
+from arena.replay import ReplayError
 from arena.web.replay_data import TABLE, replay_document
 from arena.web.templating import environment
 
 ASSETS = ("replay.css", "replay.js")
+ICON = "favicon.ico"
+NO_ICON = "data:,"
+"""A page with no icon of its own names this one, or the browser asks for /favicon.ico."""
 SHARED_STYLE = "site.css"
 """The site's stylesheet, linked first when the package ships it, for a shared look."""
 
@@ -29,20 +33,38 @@ def render_replay(
 ) -> str:
     """The replay page of ``record``, linking its assets under ``asset_prefix`` (the static
     folder's URL relative to the page, e.g. "../static/"); ``home`` is the site's index.
-    With ``only_seat`` the page holds that seat's side of the game alone."""
+    With ``only_seat`` the page holds that seat's side of the game alone. A record that does
+    not replay gets a page saying why (the site still links every game)."""
     styles = [name for name in (SHARED_STYLE, "replay.css") if _asset_exists(name)]
-    return _render(
-        record,
-        only_seat,
-        home=home,
-        stylesheets=[asset_prefix + name for name in styles],
-        scripts=[asset_prefix + "replay.js"],
-    )
+    stylesheets = [asset_prefix + name for name in styles]
+    icon = asset_prefix + ICON if _asset_exists(ICON) else NO_ICON
+    try:
+        return _render(
+            record,
+            only_seat,
+            home=home,
+            stylesheets=stylesheets,
+            scripts=[asset_prefix + "replay.js"],
+            icon=icon,
+        )
+    except ReplayError as exc:  # a newer arena's title, a hand-edited record: say so, in place
+        return (
+            environment()
+            .get_template("replay_unavailable.html")
+            .render(
+                record=record,
+                reason=visible(str(exc)),
+                home=home,
+                stylesheets=stylesheets,
+                icon=icon,
+            )
+        )
 
 
 def render_standalone_replay(record: GameRecord, *, only_seat: int | None = None) -> str:
     """The replay page as one file that needs nothing beside it (`arena show --html`): the
-    package's own stylesheets and script are written into it."""
+    package's own stylesheets and script are written into it. Raises ReplayError if the
+    record does not replay."""
     styles = [name for name in (SHARED_STYLE, "replay.css") if _asset_exists(name)]
     script = _asset_text("replay.js")
     assert "</script" not in script.lower(), "replay.js cannot be inlined as it is"
@@ -50,6 +72,7 @@ def render_standalone_replay(record: GameRecord, *, only_seat: int | None = None
         record,
         only_seat,
         home="",
+        icon=NO_ICON,
         inline_styles=[Markup(_asset_text(name)) for name in styles],  # our files, not bot text
         inline_scripts=[Markup(script)],
     )

@@ -93,3 +93,10 @@ def test_pages_reference_no_outside_assets():
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
     standalone = render_standalone_replay(record)
     assert "<script src=" not in standalone and 'rel="stylesheet"' not in standalone
+
+
+def test_a_game_that_does_not_replay_gets_a_page_saying_why():
+    record, _ = played("corruption", 4)
+    unknown = dataclasses.replace(record, title="<b>newer-game</b>")
+    html = render_replay(unknown, asset_prefix="../static/", home="../index.html")
+    assert "does not replay on this version of arena" in html and "<b>" not in html
