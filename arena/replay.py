@@ -7,7 +7,8 @@ record or the game code changed, and is reported as such.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,3 +76,15 @@ def seat_events(step: Step, seat: int | None) -> list[dict[str, Any]]:
     if seat is None:
         return [event.truth() for event in step.events]
     return [body for event in step.events if (body := event.for_seat(seat)) is not None]
+
+
+def describer(record: GameRecord) -> Callable[[dict[str, Any]], str]:
+    """How an event of this record's title reads in words: the game's own describe, or
+    `kind: field=value, ...` for titles without one. ReplayError for an unknown title."""
+    return getattr(recorded_game(record), "describe", None) or describe_generic
+
+
+def describe_generic(body: dict[str, Any]) -> str:
+    """An event as `kind: field=value, ...` for titles without a describer."""
+    fields = ", ".join(f"{k}={json.dumps(v)}" for k, v in body.items() if k != "kind")
+    return f"{body['kind']}: {fields}"

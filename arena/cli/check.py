@@ -32,6 +32,7 @@ from arena.cli.common import (
     seed_option,
     time_control,
 )
+from arena.cli.replay_html import check_target, numbered, write_replay
 from arena.containment.limits import Limits
 from arena.faults import Fault
 from arena.printable import cell, shown
@@ -74,6 +75,15 @@ def check(
         ),
     ] = None,
     unsandboxed: UnsandboxedOption = False,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            metavar="FILE",
+            help="Also write each game's replay from the bot's seat as a web page: FILE for "
+            "one game, FILE-1.html, FILE-2.html, ... for several.",
+        ),
+    ] = None,
 ) -> None:
     """Run a bot through the handshake and a few games against random bots; report every fault.
 
@@ -81,6 +91,8 @@ def check(
 
     Example: arena check corruption-greedy --game corruption --games 6
     """
+    if html is not None:
+        check_target(html)
     game = resolve_game(game_title)
     table_size = players or min(game.min_players + 1, game.max_players)
     check_table_size(game, table_size)
@@ -132,6 +144,10 @@ def check(
     )
     out.print(f"Wire features: {wire_features(report.features)}")
     out.print(f"Timing: {report.timing_summary()}")
+    if html is not None:
+        for number, (record, seat) in enumerate(zip(report.games, report.seats), start=1):
+            page = write_replay(record, numbered(html, number, len(report.games)), seat)
+            out.print(f"Replay of game {number} from seat {seat}: {shown(page)}")
     problems = [*report.faults, *decide_problems(report)]
     if problems:
         table = Table(title="Faults")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -18,10 +18,17 @@ from arena.cli.common import (
     open_db,
     store_fail,
 )
+from arena.cli.replay_html import (
+    HtmlOption,
+    OpenOption,
+    open_in_browser,
+    temporary_page,
+    write_replay,
+)
 from arena.faults import Fault
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord, GameStatus
-from arena.replay import ReplayError, recorded_game, replay, seat_events
+from arena.replay import ReplayError, describer, replay, seat_events
 from arena.store import StoreError
 
 
@@ -36,10 +43,16 @@ def show(
         ),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
+    html: HtmlOption = None,
+    open_page: OpenOption = False,
 ) -> None:
     """Replay a recorded game: every decision and event, from the table or as one seat saw it.
 
-    Example: arena show 3f2a9c --seat 2
+    With --html or --open, the replay is a web page to step through instead: the table drawn
+    at each decision, and the view of the table or of any seat (with --seat, of that seat
+    alone: the page holds nothing else).
+
+    Example: arena show 3f2a9c --seat 2 --open
     """
     try:
         with open_db(db, create=False) as store:
@@ -49,10 +62,16 @@ def show(
     if seat is not None and not 0 <= seat < record.players:
         fail(f"this game has seats 0 to {record.players - 1}", EXIT_USAGE)
     try:
-        describe = getattr(recorded_game(record), "describe", None) or describe_generic
+        describe = describer(record)
     except ReplayError as exc:
         fail(f"the game does not replay on this version of arena: {exc}")
     out = console()
+    if html is not None or open_page:
+        page = write_replay(record, html or temporary_page(), seat)
+        out.print(f"Replay page written to {shown(page)}")
+        if open_page:
+            open_in_browser(page)
+        return
     out.print(header(record, seat))
     try:
         for number, step in enumerate(replay(record)):
@@ -105,9 +124,3 @@ def results_table(record: GameRecord) -> Table:
             cell(fault),
         )
     return table
-
-
-def describe_generic(body: dict[str, Any]) -> str:
-    """An event as `kind: field=value, ...` for titles without a describer."""
-    fields = ", ".join(f"{k}={json.dumps(v)}" for k, v in body.items() if k != "kind")
-    return f"{body['kind']}: {fields}"

@@ -19,6 +19,7 @@ CLI_MODULES = [
     "arena.cli.play",
     "arena.cli.results",
     "arena.cli.show",
+    "arena.cli.replay_html",
     "arena.cli.rerun",
     "arena.cli.usage",
     "arena.cli.web",
