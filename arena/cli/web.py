@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from arena.cli.common import DEFAULT_DB, EXIT_USAGE, DbOption, console, fail, open_db
 from arena.printable import shown
@@ -31,9 +32,22 @@ def report(
     """
     if out.exists() and not out.is_dir():
         fail(f"{out} is a file: pass --out with a folder (new or existing)", EXIT_USAGE)
-    with open_db(db, create=False) as store:
+    # one page per game (its replay, up to a second each): a big database takes a while
+    progress = Progress(
+        "writing pages",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(),
+        transient=True,
+        disable=not console().is_terminal,  # a log or a pipe gets the closing line alone
+    )
+    task = progress.add_task("pages", total=None)
+    with open_db(db, create=False) as store, progress:
         try:
-            pages = write_site(store, out)
+            pages = write_site(
+                store, out, lambda done, total: progress.update(task, completed=done, total=total)
+            )
         except StoreError as exc:
             fail(str(exc))
         except OSError as exc:

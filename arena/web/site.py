@@ -4,6 +4,7 @@ file server (a CI artifact, GitHub Pages). Every asset is copied beside the page
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -23,16 +24,18 @@ def copy_static(folder: Path) -> None:
         shutil.copyfile(found / FAVICON, folder / FAVICON)
 
 
-def write_site(store: Store, out: Path) -> int:
+def write_site(store: Store, out: Path, on_page: Callable[[int, int], None] | None = None) -> int:
     """Write every page of ``store``'s report under ``out``; returns how many pages. The pages
-    are read in one transaction: one state of the database, even while a league writes it."""
+    are read in one transaction: one state of the database, even while a league writes it.
+    ``on_page(done, total)`` is called after each page (a replay takes up to a second)."""
     out.mkdir(parents=True, exist_ok=True)
     copy_static(out)
     written = 0
     store.db.execute("BEGIN")
     try:
         pages = Pages(store)
-        for path in pages.paths():
+        every = list(pages.paths())
+        for path in every:
             html = pages.render(path)
             if html is None:
                 raise RuntimeError(f"the report lists {path} but has no page for it")
@@ -40,6 +43,8 @@ def write_site(store: Store, out: Path) -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(html, encoding="utf-8")
             written += 1
+            if on_page is not None:
+                on_page(written, len(every))
     finally:
         store.db.execute("ROLLBACK")
     return written

@@ -248,6 +248,17 @@ def test_arena_report_writes_the_site_and_says_where(database: Path, tmp_path: P
     assert len(list((out / "games").glob("*.html"))) == 17 + 1  # every replay, and the list
 
 
+def test_writing_the_site_reports_its_progress_page_by_page(database: Path, tmp_path) -> None:
+    """What `arena report` draws its progress bar from: every page, counted against the total."""
+    calls: list[tuple[int, int]] = []
+    with open_store(database, create=False) as store:
+        written = write_site(
+            store, tmp_path / "out", lambda done, total: calls.append((done, total))
+        )
+    assert written == len(list((tmp_path / "out").rglob("*.html")))
+    assert calls == [(done, written) for done in range(1, written + 1)]
+
+
 def test_arena_report_into_a_file_is_one_clear_line(database: Path, tmp_path: Path) -> None:
     taken = tmp_path / "report.html"
     taken.write_text("mine")
