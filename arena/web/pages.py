@@ -7,7 +7,6 @@ a composition of both layers, and this module is where it reaches up into league
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +16,7 @@ from arena.store import GameNotFound, Store
 from arena.store.queries import titles
 from arena.web import paths, queries
 from arena.web.paths import GameFilter
+from arena.web.replay_page import render_replay
 from arena.web.templating import environment
 from leagues.store import LeagueRow, LeagueStore
 
@@ -26,20 +26,9 @@ GENERATOR = "arena report"
 def replay_html(
     record: GameRecord, asset_prefix: str = "../static/", home: str = "../index.html"
 ) -> str:
-    """The replay page of a game (web-replay's viewer, arena.web.replay_page), or a plain page
-    saying where to see it while that viewer is not part of this arena. ``asset_prefix``: the
-    static folder's URL from the page; ``home``: the URL of the page to go back to."""
-    try:
-        viewer = importlib.import_module("arena.web.replay_page")
-    except ModuleNotFoundError as exc:
-        if exc.name != "arena.web.replay_page":
-            raise
-        return (
-            environment()
-            .get_template("replay_placeholder.html")
-            .render(record=record, asset_prefix=asset_prefix, home=home)
-        )
-    return str(viewer.render_replay(record, asset_prefix=asset_prefix, home=home))
+    """The replay page of a game in the site: ``asset_prefix`` is the static folder's URL from
+    the page, ``home`` the URL of the page to go back to."""
+    return render_replay(record, asset_prefix=asset_prefix, home=home)
 
 
 class Pages:
