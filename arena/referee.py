@@ -160,7 +160,7 @@ class _Game:
         self.started = _clock()
         cpu_before = [self._cpu(seat) for seat in range(len(self.seated))]
         state, events = self.game.start(len(self.seated), self.seed, self.options)
-        for seat in self._live_seats():
+        for seat in self.live:
             self._send(
                 seat,
                 messages.game_start(
@@ -254,7 +254,7 @@ class _Game:
         gone = sum(self.waited[s] for s in range(len(self.seated)) if self.faults[s] is not None)
         if wall - gone <= limit and wall <= 2 * limit:
             return
-        live = self._live_seats()
+        live = self.live
         if not live:
             return
         seat = slowest_seat(self.waited, live)
@@ -332,9 +332,6 @@ class _Game:
 
     # -- telling ----------------------------------------------------------------------------
 
-    def _live_seats(self) -> list[int]:
-        return self.live
-
     def _send(self, seat: int, message: dict[str, Any]) -> None:
         transport = self.seated[seat].transport
         assert transport is not None
@@ -381,7 +378,7 @@ class _Game:
         else:
             scores, ranks, detail = [0.0] * n, [0] * n, {}
             status, termination = GameStatus.ABORTED, self.aborted
-        for seat in self._live_seats():
+        for seat in self.live:
             self._send(
                 seat,
                 messages.game_over(
