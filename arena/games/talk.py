@@ -104,9 +104,11 @@ class NoTerms:
 
 class TalkWindow:
     """One window of talk: each talker in seat order from ``first`` may send one message per
-    round, for at most ``rounds`` rounds; it closes after a round in which every talker
-    passed. Proposals made in it are open until accepted (or, when private, refused) or until
-    it closes."""
+    round, for ``rounds`` rounds. Proposals made in it are open until accepted (or, when
+    private, refused) or until it closes.
+
+    It always runs every round: closing early once a round went by in silence would tell a
+    seat that was asked again that somebody had spoken, perhaps privately to someone else."""
 
     def __init__(
         self,
@@ -127,7 +129,6 @@ class TalkWindow:
         self.terms = terms
         self.round = 1
         self._turn = 0
-        self._spoke_this_round = False
         self.messages: list[Message] = []
         self._open: list[Message] = []
         """Proposals that can still be accepted, oldest first."""
@@ -158,7 +159,7 @@ class TalkWindow:
         }
 
     def max_decisions(self) -> int:
-        """Decisions this window can take at most (for a game's max_decisions bound)."""
+        """Decisions this window takes (for a game's max_decisions bound)."""
         return len(self.order) * self.rounds
 
     # -- inside ----------------------------------------------------------------------------
@@ -201,7 +202,6 @@ class TalkWindow:
         if refused is not None:
             body = {"window": self.number, "round": self.round, "reason": refused}
             return [Event("unsaid", body, seen_by=frozenset((seat,)))]
-        self._spoke_this_round = True
         self.messages.append(message)
         events = [Event("said", message.json(), seen_by=message.readers(self.talkers))]
         if act == PROPOSE:
@@ -243,13 +243,12 @@ class TalkWindow:
         self._turn += 1
         if self._turn < len(self.order):
             return
-        if not self._spoke_this_round or self.round >= self.rounds:
+        if self.round >= self.rounds:
             self.done = True
             self._open.clear()
             return
         self._turn = 0
         self.round += 1
-        self._spoke_this_round = False
 
 
 # -- options ---------------------------------------------------------------------------------

@@ -68,19 +68,19 @@ def test_talkers_speak_in_seat_order_from_first_once_per_round():
     assert window.round == 2 and not window.done
 
 
-def test_a_window_closes_after_a_round_where_everyone_passed():
-    window = TalkWindow(1, "before", [0, 1, 2], first=0, rounds=5, terms=NoTerms())
-    run(window, [say(act="tell"), SILENT, SILENT])  # round 1: someone spoke
-    assert not window.done
-    run(window, [SILENT, SILENT, SILENT])
-    assert window.done and window.round == 2
-
-
-def test_a_window_closes_after_its_last_round_even_if_talk_goes_on():
-    window = TalkWindow(1, "before", [0, 1], first=0, rounds=2, terms=NoTerms())
-    run(window, [say(act="tell")] * 4)
-    assert window.done
-    assert window.max_decisions() == 4
+def test_a_window_runs_all_its_rounds_so_silence_and_private_talk_look_alike():
+    """Were a silent round to close the window, seat 2, asked again, would learn that seat 0
+    had spoken (here: privately, to seat 1)."""
+    spoke = TalkWindow(1, "before", [0, 1, 2], first=0, rounds=2, terms=NoTerms())
+    silent = TalkWindow(1, "before", [0, 1, 2], first=0, rounds=2, terms=NoTerms())
+    run(spoke, [say(act="tell", to=1), SILENT, SILENT])
+    run(silent, [SILENT, SILENT, SILENT])
+    for window in (spoke, silent):
+        assert not window.done and window.decision().seat == 0 and window.round == 2
+        assert window.view(2) == silent.view(2)
+        run(window, [SILENT, SILENT, say(act="tell")])
+        assert window.done
+    assert spoke.max_decisions() == 6
 
 
 def test_fewer_than_two_talkers_means_no_window():
