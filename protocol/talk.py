@@ -50,9 +50,10 @@ def say(
 
 
 def reply(proposal: dict[str, Any], act: str, *, text: str = "") -> dict[str, Any]:
-    """Accept or reject (or answer otherwise) a message as read in a view, privately to its
-    sender."""
-    return say(act, to=proposal["from"], ref=ref_of(proposal), text=text)
+    """Accept or reject (or answer otherwise) a message as read in a view: privately to its
+    sender when it was private, to everyone when it was public (SPEC.md §14 requires it)."""
+    to = ALL if proposal.get("to") == ALL else proposal["from"]
+    return say(act, to=to, ref=ref_of(proposal), text=text)
 
 
 def ref_of(message: dict[str, Any]) -> dict[str, int]:

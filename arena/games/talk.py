@@ -217,6 +217,10 @@ class TalkWindow:
             return f"{message.act} must name the proposal it answers (ref)"
         if message.ref is not None and message.act in (ACCEPT, REJECT):
             proposal = self._proposal(message.ref)
+            # a public proposal closed by a private accept would vanish from the others'
+            # choices unexplained, telling them somebody took it
+            if proposal is not None and proposal.to is None and message.to is not None:
+                return f"{message.act} of a public proposal goes to everyone"
             if proposal is not None and message.to not in (None, proposal.speaker):
                 return f"{message.act} goes to everyone or to the proposal's sender"
         return None

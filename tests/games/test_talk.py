@@ -179,6 +179,14 @@ def test_what_the_legal_description_cannot_say_is_refused_to_the_speaker_alone()
     assert window.messages[-1].speaker == 1  # neither refusal became a message
 
 
+def test_a_public_proposal_is_answered_in_public_so_nobody_sees_it_vanish_unexplained():
+    window = TalkWindow(1, "before", [0, 1, 2], first=0, rounds=1, terms=NoTerms())
+    run(window, [say(act="propose", text="truce?")])
+    [(_, [refused])] = run(window, [say(act="accept", ref={"round": 1, "from": 0}, to=0)])
+    assert refused.kind == "unsaid" and "public proposal goes to everyone" in refused.data["reason"]
+    assert window.decision().legal["fields"]["ref"]["options"] == [{"round": 1, "from": 0}]
+
+
 def test_a_seat_can_answer_only_open_proposals_it_read_and_did_not_make():
     window = TalkWindow(1, "before", [0, 1, 2], first=0, rounds=2, terms=NoTerms())
     run(window, [say(act="propose", to=1)])

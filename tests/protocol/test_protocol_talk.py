@@ -101,3 +101,5 @@ def test_the_helpers_build_legal_messages_and_read_a_view():
     assert talk.messages(VIEW) == [PROPOSAL] and talk.messages({}) == []
     assert talk.allowed_terms(TALK_LEGAL) == [{"pay": 5}, {"ask": 5}]
     assert talk.open_proposals(legal.record({"act": legal.choice(["pass"])}), VIEW) == []
+    public = {**PROPOSAL, "to": "all"}
+    assert talk.reply(public, "reject") == {"act": "reject", "ref": {"round": 1, "from": 0}}
