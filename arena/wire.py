@@ -27,16 +27,20 @@ class Shared(dict[str, Any]):
     """An event message sent unchanged to several seats: encoded once per wire form, not once
     per seat. Never changed once built (its encodings are kept)."""
 
+    # No __init__ of its own: dict's copies the message, and the encodings' dict is made at
+    # the first encoding (a Python __init__ was a frame more per event, and in-process
+    # transports never encode).
     __slots__ = ("_lines",)
-
-    def __init__(self, message: dict[str, Any]) -> None:
-        super().__init__(message)
-        self._lines: dict[int, bytes] = {}
+    _lines: dict[int, bytes]
 
     def encoded(self, form: int) -> bytes:
-        line = self._lines.get(form)
+        try:
+            lines = self._lines
+        except AttributeError:
+            lines = self._lines = {}
+        line = lines.get(form)
         if line is None:
-            line = self._lines[form] = _event_form(self, form)
+            line = lines[form] = _event_form(self, form)
         return line
 
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena import viewdiff
 from arena.viewdiff import diff
 from protocol import viewpatch
 
@@ -102,3 +103,28 @@ def test_a_subtree_whose_changes_outweigh_it_is_replaced_whole():
 def test_the_sdks_applier_refuses_what_does_not_apply(patch):
     with pytest.raises(viewpatch.PatchError):
         viewpatch.apply({"a": [1]}, patch)
+
+
+@settings(max_examples=200)
+@given(old=CLOSE_JSON, new=CLOSE_JSON)
+def test_confirming_unchanged_subtrees_together_gives_the_patch_of_confirming_each(old, new):
+    """diff takes what == finds unchanged as unchanged and checks all those subtrees' bytes
+    at once; its patch must be the one found by checking each subtree's bytes on its own."""
+    assert diff(old, new) == viewdiff._changes(old, new, viewdiff._same_bytes)
+
+
+def test_a_look_alike_deep_in_an_unchanged_looking_subtree_is_patched():
+    rules = {"contracts": list(range(50))}
+    old = {"rules": rules, "seats": [{"ready": 1, "cash": 2.0}, {"ready": 0}], "n": 1}
+    new = {"rules": rules, "seats": [{"ready": True, "cash": 2}, {"ready": 0}], "n": 2}
+    patch = diff(old, new)
+    assert patch == [
+        {"op": "replace", "path": "/seats/0", "value": {"ready": True, "cash": 2}},
+        {"op": "replace", "path": "/n", "value": 2},
+    ]
+    check(old, new)
+
+
+def test_a_float_changing_sign_at_zero_is_patched():
+    assert diff({"a": [0.0]}, {"a": [-0.0]}) == [{"op": "replace", "path": "/a/0", "value": -0.0}]
+    assert diff({"a": 0.0}, {"a": -0.0}) == [{"op": "replace", "path": "/a", "value": -0.0}]

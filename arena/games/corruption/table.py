@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from arena.games.corruption.cards import BRIBE_VALUE, Card, is_bribe
 from arena.games.corruption.contracts import GOVERNMENTS, Government
@@ -20,6 +21,11 @@ class Status(StrEnum):
     """A Hit Man killed it."""
     REMOVED = "removed"
     """A Reporter removed this bribe, or this Hit Man had no target."""
+
+
+CardMarks = tuple[Status, int | None, int | None]
+"""What attribution has written on a placed card: its status, by whom (Table.by), and where a
+Swiss bribe was assigned (Table.assigned)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,10 @@ class Table:
         """Contracts cancelled by a District Attorney this round, in visiting order."""
         self.revealed = False
         """True once phase 3 has turned every card over."""
+        self.card_views: dict[tuple[int, bool], tuple[CardMarks, dict[str, Any]]] = {}
+        """What views show of each card, by (placement id, face shown), with the marks it
+        was built from: reused by every view while the marks are the same (view.py). Never
+        changed once built, since the views that share it are out of the game's hands."""
 
     def add(self, placement: Placement) -> None:
         """Put a card on the table."""

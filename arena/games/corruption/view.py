@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from arena.games.corruption.cards import hand_list
 from arena.games.corruption.contracts import BY_ID, GOVERNMENTS
 from arena.games.corruption.placing import Peek
+from arena.games.corruption.table import CardMarks, Placement
 
 if TYPE_CHECKING:
     from arena.games.corruption.state import CorruptionState
@@ -44,24 +45,24 @@ def _public(state: CorruptionState, seat: int | None, peeked: set[int] | None) -
     # faces show is tested inline (a call per card cost a fifth of this function).
     table = state.table
     status, by, assigned = table.status, table.by, table.assigned
+    shown_before = table.card_views
     under: dict[int, list[dict[str, Any]]] = {}
     swiss: dict[str, list[dict[str, Any]]] = {g._value_: [] for g in GOVERNMENTS}
     placed = [0] * state.players
     for p in table.placements:
         pid, owner = p.id, p.owner
         placed[owner] += 1
-        card: dict[str, Any] = {
-            "placement": pid,
-            "owner": owner,
-            "slot": p.slot,
-            "face_up": p.face_up,
-        }
-        if peeked is None or p.face_up or owner == seat or pid in peeked:
-            card["card"] = p.card._value_
-        card["status"] = status[pid]._value_
-        card["by"] = by.get(pid)
+        face = peeked is None or p.face_up or owner == seat or pid in peeked
+        marks = (status[pid], by.get(pid), assigned.get(pid))
+        # A card looks the same in every view until attribution marks it: built once per
+        # face (shown or hidden) and marks, not once per view.
+        before = shown_before.get((pid, face))
+        if before is not None and before[0] == marks:
+            card = before[1]
+        else:
+            card = _card_json(p, face, marks)
+            shown_before[pid, face] = (marks, card)
         if p.contract is None:
-            card["assigned"] = assigned.get(pid)
             swiss[p.government._value_].append(card)
         elif p.contract in under:
             under[p.contract].append(card)
@@ -120,6 +121,24 @@ _CONTRACT_JSON: dict[int, dict[str, Any]] = {
     c.id: {"id": c.id, "name": c.name, "value": c.value} for c in BY_ID.values()
 }
 """Each contract's static fields, built once (a view copies them, never changes them)."""
+
+
+def _card_json(p: Placement, face: bool, marks: CardMarks) -> dict[str, Any]:
+    """A placed card as views show it; its face (its code) only when face is true."""
+    status, by, assigned = marks
+    card: dict[str, Any] = {
+        "placement": p.id,
+        "owner": p.owner,
+        "slot": p.slot,
+        "face_up": p.face_up,
+    }
+    if face:
+        card["card"] = p.card._value_
+    card["status"] = status._value_
+    card["by"] = by
+    if p.contract is None:
+        card["assigned"] = assigned
+    return card
 
 
 def _peek_json(peek: Peek) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from arena.games.intrigue.scholars import COLOURS, all_scholars
 
 if TYPE_CHECKING:
     from arena.games.base import Decision
+    from arena.games.intrigue.board import Board
     from arena.games.intrigue.state import IntrigueState
 
 
@@ -45,8 +46,6 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
 
 def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
     board = state.board
-    scholars = _scholar_json(state.players)  # each figure's JSON built once per table size
-
     decision = state.pending()
     receiving = state.receiving
     about = receiving.current() if receiving is not None else None  # built once, used twice
@@ -64,6 +63,32 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
         "negotiation": negotiation.json() if negotiation is not None else None,
         "receiving": receiving.summary() if receiving is not None else None,
         "deals": [deal.json() for deal in receiving.deals.values()] if receiving else [],
+        **_board_json(board),
+    }
+
+
+_last_board: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
+"""Where the scholars were when the board's JSON was last built, and that JSON: scholars move
+a few times a round while a view is built at every decision (most are negotiations), and
+comparing where they are costs far less than building it. Compared by content, so it is right
+whatever the game; shared by the views built while it holds (nothing changes a view once
+built)."""
+
+
+def _board_json(board: Board) -> dict[str, Any]:
+    """The palaces and the island as views show them (the "palaces" and "island" members)."""
+    global _last_board
+    where = (
+        board.players,
+        tuple(map(tuple, board.hands)),
+        tuple(map(tuple, board.waiting)),
+        tuple(map(tuple, map(dict.items, board.sections))),
+        tuple(board.island),
+    )
+    if where == _last_board[0]:
+        return _last_board[1]
+    scholars = _scholar_json(board.players)  # each figure's JSON built once per table size
+    built = {
         "palaces": [
             {
                 "seat": palace,
@@ -75,10 +100,12 @@ def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
                 "waiting": [scholars[sid] for sid in board.waiting[palace]],
                 "hand": board.hand_counts(palace),
             }
-            for palace in range(state.players)
+            for palace in range(board.players)
         ],
         "island": [scholars[sid] for sid in board.island],
     }
+    _last_board = (where, built)
+    return built
 
 
 @cache
