@@ -179,6 +179,16 @@ def clamp_amount(amount: int, field: dict[str, Any]) -> int:
     return low + (amount - low) // step * step
 
 
+def replies(options: list[Any]) -> tuple[dict[str, Any] | None, list[int], dict[str, Any]]:
+    """A ``pay`` request's options split: the option paying the demand (None when the seat
+    cannot afford it), the amounts it may raise its offer to (ascending; none after the last
+    demand), and the option walking away (nothing paid)."""
+    pay = next((o for o in options if isinstance(o, dict) and "pay" in o), None)
+    raises = sorted(o["raise"] for o in options if isinstance(o, dict) and "raise" in o)
+    walk = next((o for o in options if isinstance(o, dict) and "refuse" in o), {"refuse": True})
+    return pay, raises, walk
+
+
 def safe(decide_impl: Any, name: str) -> Any:
     """Make decide total: a legal answer whatever happens (an illegal or failed answer is
     logged to stderr under the bot's name and replaced by the default action)."""

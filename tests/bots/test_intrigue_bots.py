@@ -133,18 +133,20 @@ def test_honest_keeps_its_word_and_the_shark_breaks_it():
 
 
 def test_shark_pays_more_to_owners_that_keep_their_word():
+    """Without conflict the shark offers the minimum and walks away from an owner that breaks
+    its word; a word-keeper gets offers in line with the section and its demands met."""
     played = play("hhss", 24)
-    offers: dict[str, list[int]] = {"h": [], "s": []}
+    paid: dict[str, list[int]] = {"h": [], "s": []}
     for seats, _, events in played:
         for event in events:
             if (
-                event["kind"] == "offered"
+                event["kind"] == "negotiated"
                 and event["step"] == "no-conflict"
                 and seats[event["applicant"]] == "s"
             ):
-                offers[seats[event["palace"]]].append(event["amount"])
-    assert offers["h"] and offers["s"]
-    to_honest, to_shark = statistics.mean(offers["h"]), statistics.mean(offers["s"])
+                paid[seats[event["palace"]]].append(event["paid"])
+    assert paid["h"] and paid["s"]
+    to_honest, to_shark = statistics.mean(paid["h"]), statistics.mean(paid["s"])
     assert to_honest > 3 * to_shark + 100, (to_honest, to_shark)
 
 
@@ -187,10 +189,10 @@ def test_decide_is_total(kind):
     assert decide({}, answer) in answer["options"]
     offer = {
         "kind": "record",
-        "fields": {"amount": {"kind": "range", "min": 0, "max": 5000, "step": 1000}},
+        "fields": {"amount": {"kind": "range", "min": 1000, "max": 5000, "step": 1000}},
         "optional": [],
     }
-    assert decide({"decision": {"kind": "offer"}}, offer) == {"amount": 0}
+    assert decide({"decision": {"kind": "offer"}}, offer) == {"amount": 1000}
 
 
 def test_the_sdk_constants_are_the_engines():

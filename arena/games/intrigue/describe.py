@@ -64,7 +64,17 @@ def describe(body: dict[str, Any]) -> str:
         return (
             f"Seat {body['palace']} demands {_ducats(body['demand'])} instead of {body['offer']:,}"
         )
+    if kind == "raised":
+        return (
+            f"Seat {body['applicant']} raises its offer to {_ducats(body['offer'])} "
+            f"(seat {body['palace']} demanded {body['demand']:,})"
+        )
     if kind == "negotiated":
+        if not body.get("agreed", True):
+            return (
+                f"Seat {body['applicant']} and seat {body['palace']} do not agree: nothing is "
+                f"paid for its {_scholar(body)}"
+            )
         bank = " (paid by the bank)" if body["paid_by_bank"] else ""
         return (
             f"Seat {body['applicant']} pays seat {body['palace']} {_ducats(body['paid'])}{bank} "

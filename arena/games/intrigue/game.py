@@ -9,16 +9,18 @@ from arena.games.base import Event, check_players
 from arena.games.intrigue import state as _state
 from arena.games.intrigue.describe import describe as _describe
 from arena.games.intrigue.options import KNOWN_VARIANTS, normalize_options, parse_variants
-from arena.games.intrigue.scholars import SCHOLARS_PER_PLAYER
+from arena.games.intrigue.scholars import MAX_EXCHANGES, SCHOLARS_PER_PLAYER
 
 MAX_PLAYERS = 5
 
 # Every decision is charged to one scholar: its send (1); its own negotiation as an applicant
-# (offer, answer, pay: 3); at most one incumbent negotiation it triggers by arriving in an
-# internal conflict (3); at most two owner decisions (choose + place for an external conflict,
-# which has 2+ applicants; keep_or_replace + place under Free Replacement; or one place).
-# 9 per scholar, 8 scholars per player: 5 * 8 * 9 = 360.
-_DECISIONS_PER_SCHOLAR = 1 + 3 + 3 + 2
+# (an offer, then per exchange the owner's demand and the applicant's reply, at most
+# MAX_EXCHANGES exchanges: 1 + 2 * 3 = 7); at most one incumbent negotiation it triggers by arriving in
+# an internal conflict (7); at most two owner decisions (choose + place for an external
+# conflict, which has 2+ applicants; keep_or_replace + place under Free Replacement; or one
+# place). 17 per scholar, 8 scholars per player: 5 * 8 * 17 = 680.
+_NEGOTIATION = 1 + 2 * MAX_EXCHANGES
+_DECISIONS_PER_SCHOLAR = 1 + _NEGOTIATION + _NEGOTIATION + 2
 _MAX_DECISIONS = MAX_PLAYERS * SCHOLARS_PER_PLAYER * _DECISIONS_PER_SCHOLAR
 
 

@@ -10,6 +10,7 @@ from arena.games.base import Event
 from arena.games.intrigue import GAME
 from arena.games.intrigue.board import Ledger
 from arena.games.intrigue.options import Variant
+from arena.games.intrigue.scholars import MIN_BRIBE
 from arena.games.intrigue.state import IntrigueState
 from protocol.legal import random_action
 
@@ -97,10 +98,14 @@ def negotiate(
     section: int | None = None,
     promise: str | None = None,
     demand: int | None = None,
-    pay: int | None = None,
+    reply: dict[str, Any] | None = None,
 ) -> list[Event]:
-    """One whole negotiation: the offer, then accept (no demand) or the demand, then (when
-    ``pay`` is given) the applicant's payment."""
+    """One negotiation: the offer, then accept (no demand) or the demand, then (when ``reply``
+    is given) the applicant's reply. ``amount`` 0 plays a negotiation without agreement (the
+    rules' way of paying nothing): the minimum offered, 1,000 more demanded, the applicant walks
+    away (not asked when it could not pay anyway)."""
+    if amount == 0:
+        amount, demand, reply = MIN_BRIBE, MIN_BRIBE + 1000, {"refuse": True}
     offer: dict[str, Any] = {"amount": amount}
     if section is not None:
         offer["section"] = section
@@ -109,12 +114,13 @@ def negotiate(
     events = act(state, applicant, "offer", offer)
     answer = {"accept": True} if demand is None else {"demand": demand}
     events += act(state, owner, "answer", answer)
-    if pay is not None:
-        events += act(state, applicant, "pay", {"pay": pay})
+    pending = state.pending()
+    if reply is not None and pending is not None and pending.kind == "pay":
+        events += act(state, applicant, "pay", reply)
     return events
 
 
-def accept_all(state: IntrigueState, owner: int, amount: int = 0) -> list[Event]:
+def accept_all(state: IntrigueState, owner: int, amount: int = MIN_BRIBE) -> list[Event]:
     """Every pending negotiation: offer ``amount``, accepted."""
     events: list[Event] = []
     while (decision := state.pending()) is not None and decision.kind == "offer":

@@ -47,8 +47,8 @@ class TwinGame(IntrigueGame):
 
 
 def cash_blind(rng: random.Random):
-    """The rich seat's policy: small offers, a demand paid only if small, everything else at
-    random — the same answers whatever its cash, legal in both games."""
+    """The rich seat's policy: small offers, a demand paid only if small (else it walks away),
+    everything else at random — the same answers whatever its cash, legal in both games."""
 
     def decide(view: dict[str, Any], desc: dict[str, Any]) -> Any:
         if desc["kind"] == "record":  # an offer
@@ -57,8 +57,8 @@ def cash_blind(rng: random.Random):
             section = rng.choice(desc["fields"]["section"]["options"])
             return {"amount": low, "section": section, "promise": f"I pay {low}"}
         opts = desc["options"]
-        if "pay" in opts[0]:
-            return opts[0] if opts[0]["pay"] <= 3000 else opts[1]
+        if {"refuse": True} in opts:  # a reply to a demand: its options depend on the cash
+            return opts[0] if opts[0].get("pay", 3001) <= 3000 else {"refuse": True}
         return rng.choice(opts)
 
     return decide
