@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.games.base import Event, check_players, normalize_variants
+from arena.games import talk
+from arena.games.base import Event, check_players
 from arena.games.paranoia import state as _state
 from arena.games.paranoia.cardset import load_cardset
 from arena.games.paranoia.describe import describe as _describe
@@ -57,13 +58,16 @@ class ParanoiaGame:
     """The card set (cards.toml)."""
     max_decisions: int = 0
     """Upper bound on decisions in one game (computed from the card set)."""
+    supports_talk: bool = True
+    """Seats that ask for talk (SPEC.md §14) get talk windows."""
 
     def __post_init__(self) -> None:
         self.max_decisions = max_decisions(self.cards)
 
     def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """``{"variants": []}``; BadOptions names the fix."""
-        return {"variants": normalize_variants(options, self.variants)}
+        """``{"variants": []}`` and the talking seats the referee set (``"talk"``, SPEC.md
+        §14); BadOptions names the fix."""
+        return talk.normalize_options(options, self.variants)
 
     def start(
         self, players: int, seed: int, options: dict[str, Any]
