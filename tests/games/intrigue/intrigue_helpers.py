@@ -33,13 +33,15 @@ def start_position(
     waiting: dict[int, list[Piece]] | None = None,
     island: list[Piece] | None = None,
     hands_to_island: bool = False,
+    talkers: tuple[int, ...] = (),
 ) -> tuple[IntrigueState, list[Event]]:
     """A game at the start of ``seat``'s turn in ``round_no`` (before its income),
     with scholars ``inside`` palaces (palace -> section -> piece), ``waiting`` in front of them
     (palace -> pieces in arrival order) and on the ``island``; every other scholar is in hand,
-    or on the island too with ``hands_to_island`` (a round-5 position). Each piece takes the
+    or on the island too with ``hands_to_island`` (a round-5 position); ``talkers`` talk. Each
+    piece takes the
     lowest unused id of its owner and type. Everything after that goes through ``apply``."""
-    state = IntrigueState(players, 0, frozenset(Variant(v) for v in variants))
+    state = IntrigueState(players, 0, frozenset(Variant(v) for v in variants), frozenset(talkers))
     if cash is not None:
         state.ledger = Ledger(cash)  # before anything is paid: the ledger starts from it
     board = state.board
