@@ -106,3 +106,11 @@ def test_talk_is_total(kind):
     chat = type(load(kind).PLAYER)().chat
     legal = {"kind": "record", "fields": {"act": {"kind": "choice", "options": ["pass"]}}}
     assert chat({}, legal) == {"act": "pass"}
+
+
+def test_the_mute_control_plays_trusty_without_talk():
+    """Letter m seats intrigue-trusty without the talk feature: the control that tells what
+    talk itself changes (same bot, same deals, talk off)."""
+    for _, record, events in play("mmhh", 2):
+        assert "talk" not in record.options
+        assert not any(event["kind"] == "said" for event in events)

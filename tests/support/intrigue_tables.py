@@ -20,8 +20,10 @@ NAMES = {
     "s": "intrigue-shark",
     "t": "intrigue-trusty",
     "l": "intrigue-liar",
+    "m": "intrigue-trusty",
 }
-"""Pattern letter -> bundled bot ("r" is a random bot)."""
+"""Pattern letter -> bundled bot ("r" is a random bot; "m" is intrigue-trusty mute: run
+without talk, the control that tells what talk itself changes)."""
 TALKERS = {"t", "l"}
 """The letters of bots run with talk."""
 _modules: dict[str, ModuleType] = {}

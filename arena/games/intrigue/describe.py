@@ -33,7 +33,7 @@ def describe(body: dict[str, Any]) -> str:
     kind = body["kind"]
     spoken = talk.describe(body)
     if spoken is not None:
-        return spoken.capitalize()
+        return spoken[:1].upper() + spoken[1:]  # not capitalize(): it lowercases the text
     if kind == "side-paid":
         return (
             f"Seat {body['from']} pays seat {body['to']} {_ducats(body['amount'])} under the "

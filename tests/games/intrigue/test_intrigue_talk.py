@@ -184,3 +184,23 @@ def test_random_play_with_talk_keeps_every_invariant_and_conserves_money(players
 def test_a_five_talker_game_stays_within_max_decisions() -> None:
     state = random_talk_game(5, 3, [0, 1, 2, 3, 4])
     assert sum(state.ledger.side_paid) > 0, "random talkers strike some deals"
+
+
+def test_talk_and_side_payments_read_as_sentences_in_replays() -> None:
+    said = {
+        "kind": "said",
+        "window": 1,
+        "round": 1,
+        "from": 0,
+        "to": 1,
+        "act": "propose",
+        "terms": {"pay": 2000},
+        "ref": None,
+        "text": "For Your 10,000",
+    }
+    assert GAME.describe(said) == (
+        'Seat 0 to seat 1 (private): propose {pay: 2000} "For Your 10,000"'
+    )
+    paid = {"from": 0, "to": 1, "amount": 2000, "window": 1, "round": 1, "proposer": 0}
+    assert "2,000 ducats under the table" in GAME.describe({"kind": "side-paid", **paid})
+    assert "falls through" in GAME.describe({"kind": "side-payment-failed", **paid})
