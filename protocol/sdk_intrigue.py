@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from protocol.legal import default_action, why_illegal
+from protocol.sdk import run
 
 # The game's constants, from the rules (protocol/games/intrigue.md); the views do not carry
 # them. tests/bots/test_intrigue_bots.py checks they equal the engine's
@@ -96,6 +97,62 @@ class Memory:
             for key, scholar in list(self.occupied.items()):
                 if scholar == event["scholar"]:
                     del self.occupied[key]
+
+
+class Word:
+    """Table talk's promises of sections (``{"seat_at": S}``, protocol/games/intrigue.md) made
+    to one seat, and who broke them: an owner that promised me section S and then put my
+    scholar in a lower one lied (the talk bots' memory of who to trust, across games)."""
+
+    def __init__(self) -> None:
+        self.me = -1
+        self.promised: dict[int, int] = {}
+        """Owner seat -> the section it last promised me, until my next scholar is placed."""
+        self.broken: dict[int, int] = {}
+        """Owner seat -> promises to me it broke, this game."""
+        self.kept: dict[int, int] = {}
+        """Owner seat -> promises to me it kept, this game."""
+
+    def new_game(self, me: int) -> None:
+        self.me = me
+        self.promised, self.broken, self.kept = {}, {}, {}
+
+    def lied(self, owner: int) -> bool:
+        return self.broken.get(owner, 0) > 0
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "said":
+            terms = event.get("terms")
+            if (
+                event.get("to") == self.me
+                and isinstance(terms, dict)
+                and isinstance(terms.get("seat_at"), int)
+            ):
+                self.promised[event["from"]] = terms["seat_at"]
+        elif kind == "placed" and event.get("applicant") == self.me:
+            section = self.promised.pop(event.get("palace", -1), None)
+            if section is not None:
+                tally = self.kept if event.get("given_section", 0) >= section else self.broken
+                tally[event["palace"]] = tally.get(event["palace"], 0) + 1
+
+
+def promise_to_me(view: dict[str, Any], speaker: int) -> int | None:
+    """The section ``speaker`` promised this seat in the talk of the view (its last window),
+    or None."""
+    me = view.get("seat")
+    talk = view.get("talk") or {}
+    section = None
+    for message in talk.get("messages") or []:
+        terms = message.get("terms")
+        if (
+            message.get("from") == speaker
+            and message.get("to") in (me, "all")
+            and isinstance(terms, dict)
+            and isinstance(terms.get("seat_at"), int)
+        ):
+            section = terms["seat_at"]
+    return section
 
 
 class Table:
@@ -179,6 +236,25 @@ def clamp_amount(amount: int, field: dict[str, Any]) -> int:
     return low + (amount - low) // step * step
 
 
+def replies(options: list[Any]) -> tuple[dict[str, Any] | None, list[int], dict[str, Any]]:
+    """A ``pay`` request's options split: the option paying the demand (None when the seat
+    cannot afford it), the amounts it may raise its offer to (ascending; none after the last
+    demand), and the option walking away (nothing paid)."""
+    pay = next((o for o in options if isinstance(o, dict) and "pay" in o), None)
+    raises = sorted(o["raise"] for o in options if isinstance(o, dict) and "raise" in o)
+    walk = next((o for o in options if isinstance(o, dict) and "refuse" in o), {"refuse": True})
+    return pay, raises, walk
+
+
+def demand_towards(offer: int, target: int, options: list[Any]) -> dict[str, Any]:
+    """An ``answer``: accept an offer that reaches ``target``, else demand ``target`` (within
+    the demands allowed: at least offer + 1,000, at most the highest listed)."""
+    demands = [o["demand"] for o in options if isinstance(o, dict) and "demand" in o]
+    if offer >= target or not demands:
+        return {"accept": True}
+    return {"demand": min(max(demands), max(min(demands), ceil_unit(target)))}
+
+
 def safe(decide_impl: Any, name: str) -> Any:
     """Make decide total: a legal answer whatever happens (an illegal or failed answer is
     logged to stderr under the bot's name and replaced by the default action)."""
@@ -209,6 +285,8 @@ class Player(ABC):
     def __init__(self) -> None:
         self.memory = Memory()
         self.decide = safe(self._decide, self.name)
+        self.chat = safe(self.talk, self.name)
+        """The SDK's talk hook (``run(..., talk=player.chat)``), made total like decide."""
 
     # hooks (SDK signatures: hook(game, body))
     def on_game_start(self, game: Any, view: dict[str, Any]) -> None:
@@ -225,6 +303,23 @@ class Player(ABC):
         if kind in ("answer", "pay", "place", "choose", "keep_or_replace", "send"):
             return getattr(self, kind)(view, options)
         return default_action(legal)
+
+    def play(self, version: str, *, talks: bool = False) -> None:
+        """Run this player as a bot process (protocol.sdk.run, with its hooks); ``talks``:
+        ask for table talk and answer it with ``talk``."""
+        run(
+            self.decide,
+            name=self.name,
+            version=version,
+            on_game_start=self.on_game_start,
+            on_event=self.on_event,
+            talk=self.chat if talks else None,
+        )
+
+    def talk(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        """A talk request (SPEC.md §14), for a bot run with ``talk=``: silence unless
+        overridden."""
+        return {"act": "pass"}
 
     @abstractmethod
     def offer(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:

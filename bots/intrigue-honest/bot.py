@@ -28,10 +28,11 @@ from protocol.sdk_intrigue import (
     clamp_amount,
     floor_unit,
     nearest,
+    replies,
 )
 
 NAME = "intrigue-honest"
-VERSION = "1.0"
+VERSION = "1.1"
 
 
 # Sending and choosing. This bot's own strategy, kept in its folder (so its digest covers it):
@@ -215,19 +216,22 @@ class Honest(Player):
         return action
 
     def pay(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        """Pay a demand in line with the section's worth; else raise to that worth (my last
+        word); else walk away."""
         table = Table(view)
         negotiation = view.get("negotiation") or {}
         owner = negotiation.get("palace", table.owner())
         section = negotiation.get("section") or 0
         worth = section * table.incomes_if_placed_now(table.me, owner)
-        demand, offer = options[0], options[-1]
         rate = (
             NO_CONFLICT_RATE * 1.5 if negotiation.get("step") == "no-conflict" else CONFLICT_LIMIT
         )
-        cash = view.get("cash") or 0
-        if demand["pay"] <= rate * worth and demand["pay"] <= CASH_SHARE * cash:
-            return demand
-        return offer
+        limit = min(rate * worth, CASH_SHARE * (view.get("cash") or 0))
+        pay, raises, walk = replies(options)
+        if pay is not None and pay["pay"] <= limit:
+            return pay
+        affordable = [amount for amount in raises if amount <= limit]
+        return {"raise": affordable[-1]} if affordable else walk
 
     # -- as an owner --
 
@@ -245,11 +249,13 @@ class Honest(Player):
         return floor_unit(rate * worth)
 
     def answer(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        """Accept a fair offer; demand the fair price; after a raise, accept anything within a
+        quarter of it (haggling further risks the applicant walking away with nothing paid)."""
         table = Table(view)
         negotiation = view.get("negotiation") or {}
         offer = int(negotiation.get("offer") or 0)
         fair = self.fair_price(table, negotiation)
-        if offer >= fair:
+        if offer >= fair or (negotiation.get("demands") and offer >= 0.75 * fair):
             return {"accept": True}
         demand = max(offer + UNIT, min(offer + 20 * UNIT, ceil_unit(fair)))
         wanted = {"demand": demand}

@@ -23,10 +23,11 @@ from protocol.sdk_intrigue import (
     Table,
     clamp_amount,
     floor_unit,
+    replies,
 )
 
 NAME = "intrigue-shark"
-VERSION = "1.0"
+VERSION = "1.1"
 
 
 # Sending and choosing. This bot's own strategy, kept in its folder (so its digest covers it):
@@ -213,30 +214,42 @@ class Shark(Player):
         )
 
     def pay(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
-        """The offer, unless a conflict is at stake and the demand is still a bargain."""
+        """Admission certain (no conflict: the owner must admit it anyway): walk away, unless
+        the owner keeps its word and the demand is a bargain for the section. In a conflict pay
+        a bargain demand, else raise as far as it is still a bargain."""
         table = Table(view)
         negotiation = view.get("negotiation") or {}
-        demand, offer = options[0], options[-1]
-        if negotiation.get("step") == "no-conflict":
-            return offer
+        pay, raises, walk = replies(options)
         owner = negotiation.get("palace", table.owner())
         section = negotiation.get("section") or 0
         worth = section * table.incomes_if_placed_now(table.me, owner)
-        cash = view.get("cash") or 0
-        if demand["pay"] <= CONFLICT_LIMIT * worth and demand["pay"] <= CASH_SHARE * cash:
-            return demand
-        return offer
+        rate = CONFLICT_LIMIT
+        if negotiation.get("step") == "no-conflict":
+            trust = trust_in(self.memory, owner)
+            if trust < TRUST_THRESHOLD:
+                return walk
+            rate = 1.5 * TRUSTED_RATE * trust
+        limit = min(rate * worth, CASH_SHARE * (view.get("cash") or 0))
+        if pay is not None and pay["pay"] <= limit:
+            return pay
+        affordable = [amount for amount in raises if amount <= limit]
+        return {"raise": affordable[-1]} if affordable else walk
 
     # -- as an owner --
 
     def answer(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
-        """Demand all the applicant has (up to the cap): an unaffordable demand costs nothing,
-        the applicant then pays its offer."""
+        """Demand all the applicant has (its cash is tracked, up to the cap); after a raise,
+        split the difference once more, then take what is offered."""
         negotiation = view.get("negotiation") or {}
         offer = int(negotiation.get("offer") or 0)
+        demands = negotiation.get("demands") or []
+        if len(demands) >= 2:
+            return {"accept": True}
         cash = self.memory.cash_of(negotiation.get("applicant", -1))
-        demand = max(offer + UNIT, min(offer + 20 * UNIT, floor_unit(cash)))
-        wanted = {"demand": demand}
+        demand = min(offer + 20 * UNIT, floor_unit(cash))
+        if demands:
+            demand = min(demand, floor_unit((offer + int(demands[-1])) / 2 + UNIT))
+        wanted = {"demand": max(offer + UNIT, demand)}
         return wanted if wanted in options else {"accept": True}
 
     def keep_or_replace(self, view: dict[str, Any], options: list[dict[str, Any]]) -> Any:

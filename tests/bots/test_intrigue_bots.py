@@ -8,91 +8,14 @@ these are fast regression guards on the same players, their event hooks included
 
 from __future__ import annotations
 
-import importlib.util
 import statistics
-from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 import pytest
 
-from arena.games import get_game
-from arena.inprocess import InProcessBot, random_decider
-from arena.record import BotIdentity, GameRecord
-from arena.referee import SeatedBot, play_game
-
-BOTS = Path(__file__).resolve().parents[2] / "bots"
-NAMES = {"h": "intrigue-honest", "s": "intrigue-shark"}
-_modules: dict[str, ModuleType] = {}
+from tests.support.intrigue_tables import NAMES, Played, load, play, ranks_of
 
 
-def load(kind: str) -> ModuleType:
-    if kind not in _modules:
-        name = NAMES[kind]
-        spec = importlib.util.spec_from_file_location(
-            name.replace("-", "_"), BOTS / name / "bot.py"
-        )
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _modules[kind] = module
-    return _modules[kind]
-
-
-class HookedBot(InProcessBot):
-    """An in-process seat that feeds game_start and events to the player's SDK hooks, as
-    protocol.sdk.run does for the real process (no player: a random bot); it may also keep the
-    events it is sent (all of Intrigue's events are public)."""
-
-    def __init__(self, decide: Any, player: Any = None, log: list | None = None) -> None:
-        super().__init__(decide)
-        self.player = player
-        self.log = log
-
-    def send(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "game_start" and self.player is not None:
-            self.player.on_game_start(None, message.get("view", {}))
-        elif message.get("type") == "event":
-            if self.player is not None:
-                self.player.on_event(None, message["event"])
-            if self.log is not None:
-                self.log.append(message["event"])
-
-
-def play(
-    pattern: str, games: int, *, options: dict[str, Any] | None = None
-) -> list[tuple[str, GameRecord, list[dict[str, Any]]]]:
-    """Games at a table laid out as pattern ("h" honest, "s" shark, "r" random), seats rotating;
-    each bot seat keeps one player object across games (like a bot process in a match).
-    Returns (seats, record, events) per game."""
-    players: dict[int, Any] = {}
-    played = []
-    for index in range(games):
-        shift = index % len(pattern)
-        seats = pattern[shift:] + pattern[:shift]
-        events: list[dict[str, Any]] = []
-        entrants = []
-        for seat, kind in enumerate(seats):
-            log = events if seat == 0 else None
-            if kind == "r":
-                transport = HookedBot(random_decider(index * 10 + seat), log=log)
-            else:
-                slot = (seat + shift) % len(pattern)
-                if slot not in players:
-                    players[slot] = type(load(kind).PLAYER)()
-                transport = HookedBot(players[slot].decide, players[slot], log)
-            entrants.append(SeatedBot(BotIdentity(kind, "", "-"), transport))
-        record = play_game(get_game("intrigue"), entrants, seed=index, options=options or {})
-        assert all(s.fault == "ok" for s in record.seats)
-        played.append((seats, record, events))
-    return played
-
-
-def ranks_of(kind: str, played: list[tuple[str, GameRecord, list[dict[str, Any]]]]) -> list[int]:
-    return [rec.seats[s].rank for seats, rec, _ in played for s, k in enumerate(seats) if k == kind]
-
-
-def word_kept(played: list[tuple[str, GameRecord, list[dict[str, Any]]]]) -> dict[str, list[int]]:
+def word_kept(played: Played) -> dict[str, list[int]]:
     """Per kind of owner: [placements giving the asked section, placements where the asked
     section was free] (forced placements left out)."""
     counts: dict[str, list[int]] = {}
@@ -133,18 +56,20 @@ def test_honest_keeps_its_word_and_the_shark_breaks_it():
 
 
 def test_shark_pays_more_to_owners_that_keep_their_word():
+    """Without conflict the shark offers the minimum and walks away from an owner that breaks
+    its word; a word-keeper gets offers in line with the section and its demands met."""
     played = play("hhss", 24)
-    offers: dict[str, list[int]] = {"h": [], "s": []}
+    paid: dict[str, list[int]] = {"h": [], "s": []}
     for seats, _, events in played:
         for event in events:
             if (
-                event["kind"] == "offered"
+                event["kind"] == "negotiated"
                 and event["step"] == "no-conflict"
                 and seats[event["applicant"]] == "s"
             ):
-                offers[seats[event["palace"]]].append(event["amount"])
-    assert offers["h"] and offers["s"]
-    to_honest, to_shark = statistics.mean(offers["h"]), statistics.mean(offers["s"])
+                paid[seats[event["palace"]]].append(event["paid"])
+    assert paid["h"] and paid["s"]
+    to_honest, to_shark = statistics.mean(paid["h"]), statistics.mean(paid["s"])
     assert to_honest > 3 * to_shark + 100, (to_honest, to_shark)
 
 
@@ -187,10 +112,10 @@ def test_decide_is_total(kind):
     assert decide({}, answer) in answer["options"]
     offer = {
         "kind": "record",
-        "fields": {"amount": {"kind": "range", "min": 0, "max": 5000, "step": 1000}},
+        "fields": {"amount": {"kind": "range", "min": 1000, "max": 5000, "step": 1000}},
         "optional": [],
     }
-    assert decide({"decision": {"kind": "offer"}}, offer) == {"amount": 0}
+    assert decide({"decision": {"kind": "offer"}}, offer) == {"amount": 1000}
 
 
 def test_the_sdk_constants_are_the_engines():

@@ -129,6 +129,10 @@ class Ledger:
         """Bribes each seat has paid out of its own cash."""
         self.bank_bribes = [0] * len(start_cash)
         """Bribes the bank paid on each seat's behalf (no-money rule)."""
+        self.side_paid = [0] * len(start_cash)
+        """Side payments (table talk's binding deals) each seat has paid."""
+        self.side_received = [0] * len(start_cash)
+        """Side payments each seat has received."""
 
     @classmethod
     def standard(cls, players: int) -> Ledger:
@@ -150,3 +154,11 @@ class Ledger:
             self.paid[payer] += amount
         self.cash[payee] += amount
         self.received[payee] += amount
+
+    def pay_side(self, payer: int, payee: int, amount: int) -> None:
+        """A side payment agreed in table talk, from one seat's cash to another's."""
+        assert self.cash[payer] >= amount, "a seat cannot pay more than it holds"
+        self.cash[payer] -= amount
+        self.side_paid[payer] += amount
+        self.cash[payee] += amount
+        self.side_received[payee] += amount

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games import talk
 from arena.games.intrigue.scholars import COLOURS, SCHOLARS_PER_PLAYER
 
 
@@ -30,6 +31,19 @@ def _palace(seat: int) -> str:
 def describe(body: dict[str, Any]) -> str:
     """One event body (as the table or a seat saw it) as a sentence."""
     kind = body["kind"]
+    spoken = talk.describe(body)
+    if spoken is not None:
+        return spoken[:1].upper() + spoken[1:]  # not capitalize(): it lowercases the text
+    if kind == "side-paid":
+        return (
+            f"Seat {body['from']} pays seat {body['to']} {_ducats(body['amount'])} under the "
+            f"table (a deal of window {body['window']})"
+        )
+    if kind == "side-payment-failed":
+        return (
+            f"Seat {body['from']} cannot pay seat {body['to']} the {_ducats(body['amount'])} "
+            f"agreed: the deal falls through"
+        )
     if kind == "start-player":
         return f"Seat {body['seat']} plays first (drawn at random)"
     if kind == "round-start":
@@ -64,7 +78,17 @@ def describe(body: dict[str, Any]) -> str:
         return (
             f"Seat {body['palace']} demands {_ducats(body['demand'])} instead of {body['offer']:,}"
         )
+    if kind == "raised":
+        return (
+            f"Seat {body['applicant']} raises its offer to {_ducats(body['offer'])} "
+            f"(seat {body['palace']} demanded {body['demand']:,})"
+        )
     if kind == "negotiated":
+        if not body.get("agreed", True):
+            return (
+                f"Seat {body['applicant']} and seat {body['palace']} do not agree: nothing is "
+                f"paid for its {_scholar(body)}"
+            )
         bank = " (paid by the bank)" if body["paid_by_bank"] else ""
         return (
             f"Seat {body['applicant']} pays seat {body['palace']} {_ducats(body['paid'])}{bank} "

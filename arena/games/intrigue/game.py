@@ -5,21 +5,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena.games import talk
 from arena.games.base import Event, check_players
 from arena.games.intrigue import state as _state
 from arena.games.intrigue.describe import describe as _describe
 from arena.games.intrigue.options import KNOWN_VARIANTS, normalize_options, parse_variants
-from arena.games.intrigue.scholars import SCHOLARS_PER_PLAYER
+from arena.games.intrigue.scholars import MAX_EXCHANGES, SCHOLARS_PER_PLAYER
+from arena.games.intrigue.table_talk import max_decisions as _talk_decisions
 
 MAX_PLAYERS = 5
 
 # Every decision is charged to one scholar: its send (1); its own negotiation as an applicant
-# (offer, answer, pay: 3); at most one incumbent negotiation it triggers by arriving in an
-# internal conflict (3); at most two owner decisions (choose + place for an external conflict,
-# which has 2+ applicants; keep_or_replace + place under Free Replacement; or one place).
-# 9 per scholar, 8 scholars per player: 5 * 8 * 9 = 360.
-_DECISIONS_PER_SCHOLAR = 1 + 3 + 3 + 2
-_MAX_DECISIONS = MAX_PLAYERS * SCHOLARS_PER_PLAYER * _DECISIONS_PER_SCHOLAR
+# (an offer, then per exchange the owner's demand and the applicant's reply, at most
+# MAX_EXCHANGES exchanges: 1 + 2 * 3 = 7); at most one incumbent negotiation it triggers by
+# arriving in an internal conflict (7); at most two owner decisions (choose + place for an
+# external conflict, which has 2+ applicants; keep_or_replace + place under Free Replacement; or
+# one place). 17 per scholar, 8 scholars per player: 5 * 8 * 17 = 680. Talk, when every seat
+# talks, adds at most 920 (table_talk.max_decisions): 1,600 in all.
+_NEGOTIATION = 1 + 2 * MAX_EXCHANGES
+_DECISIONS_PER_SCHOLAR = 1 + _NEGOTIATION + _NEGOTIATION + 2
+_SCHOLARS = MAX_PLAYERS * SCHOLARS_PER_PLAYER
+_MAX_DECISIONS = _SCHOLARS * _DECISIONS_PER_SCHOLAR + _talk_decisions(MAX_PLAYERS, _SCHOLARS)
 
 
 # Not frozen: base.Game declares plain attributes, which a type checker reads as settable.
@@ -41,7 +47,8 @@ class IntrigueGame:
     """Seats that ask for talk (SPEC.md §14) get talk windows."""
 
     def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """``{"variants": [sorted unique names]}``; BadOptions names the fix."""
+        """``{"variants": [sorted unique names]}`` and the talking seats (``"talk"``) when the
+        referee set them; BadOptions names the fix."""
         return normalize_options(options)
 
     def start(
@@ -49,7 +56,8 @@ class IntrigueGame:
     ) -> tuple[_state.IntrigueState, list[Event]]:
         """A new game (start player drawn, first turn begun) and its setup events."""
         check_players(self, players)
-        return _state.start(players, seed, parse_variants(options))
+        talkers = talk.talkers(options, players)
+        return _state.start(players, seed, parse_variants(options), talkers)
 
     def describe(self, event: dict[str, Any]) -> str:
         """An event body in words (for replays)."""

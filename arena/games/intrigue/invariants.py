@@ -21,15 +21,21 @@ def _money(state: IntrigueState) -> list[str]:
     ledger = state.ledger
     for seat in range(state.players):
         expected = ledger.start[seat] + ledger.income[seat] + ledger.received[seat]
-        expected -= ledger.paid[seat]
+        expected += ledger.side_received[seat] - ledger.paid[seat] - ledger.side_paid[seat]
         if ledger.cash[seat] != expected:
             problems.append(
                 f"seat {seat} holds {ledger.cash[seat]} ducats, not start {ledger.start[seat]} "
                 f"+ income {ledger.income[seat]} + bribes received {ledger.received[seat]} "
-                f"- bribes paid {ledger.paid[seat]} = {expected}"
+                f"+ side payments received {ledger.side_received[seat]} "
+                f"- bribes paid {ledger.paid[seat]} - side payments paid {ledger.side_paid[seat]}"
+                f" = {expected}"
             )
         if ledger.cash[seat] < 0 or ledger.cash[seat] % UNIT:
             problems.append(f"seat {seat} holds {ledger.cash[seat]} ducats")
+    if sum(ledger.side_received) != sum(ledger.side_paid):
+        problems.append(
+            f"side payments received {sum(ledger.side_received)} != paid {sum(ledger.side_paid)}"
+        )
     if sum(ledger.received) != sum(ledger.paid) + sum(ledger.bank_bribes):
         problems.append(
             f"bribes received {sum(ledger.received)} != bribes paid {sum(ledger.paid)} "

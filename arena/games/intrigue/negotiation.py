@@ -1,9 +1,11 @@
-"""One negotiation: offer -> answer (accept or one counter-demand) -> pay. At most three
-decisions; the amount agreed is paid at once, publicly, and is final."""
+"""One negotiation, haggled as the rules play it: the applicant offers (1,000 at least), the
+owner accepts or demands more, the applicant pays the demand, raises its offer or walks away, and
+so on for at most MAX_EXCHANGES demands (Ruling I11). The amount agreed is paid at once, publicly,
+and is final; without agreement nothing is paid."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -12,6 +14,8 @@ from arena.games.intrigue.board import Ledger
 from arena.games.intrigue.scholars import (
     BANK_BRIBE,
     MAX_DEMAND_STEPS,
+    MAX_EXCHANGES,
+    MIN_BRIBE,
     PROMISE_LENGTH,
     SECTIONS,
     UNIT,
@@ -46,21 +50,46 @@ class Stage(StrEnum):
     DONE = "done"
 
 
+WALK_AWAY: dict[str, Any] = {"refuse": True}
+"""The applicant's answer that ends a negotiation without agreement (nothing is paid)."""
+
+
 def offer_legal(cash: int, sections: list[int | None]) -> dict[str, Any]:
-    """The applicant's offer: an amount it can pay (1,000 paid by the bank when it has no
-    money), the section it asks for, a public promise."""
+    """The applicant's offer: the minimum bribe up to what it can pay (the minimum, paid by the
+    bank, when it has no money), the section it asks for, a public promise."""
     top = floor_unit(cash)
-    amount = int_range(0, top, UNIT) if top >= UNIT else int_range(BANK_BRIBE, BANK_BRIBE)
+    amount = int_range(MIN_BRIBE, top, UNIT) if top >= UNIT else int_range(BANK_BRIBE, BANK_BRIBE)
     return record(
-        {"amount": amount, "section": choice(sections), "promise": text(PROMISE_LENGTH)},
+        {
+            "amount": amount,
+            "section": choice(sections),
+            "promise": text(PROMISE_LENGTH),
+        },
         optional=["section", "promise"],
     )
 
 
-def answer_legal(offer: int) -> dict[str, Any]:
-    """The owner's answer: accept, or demand 1,000 .. 20,000 more than the offer."""
-    demands = [{"demand": offer + UNIT * k} for k in range(1, MAX_DEMAND_STEPS + 1)]
+def answer_legal(offer: int, last_demand: int | None) -> dict[str, Any]:
+    """The owner's answer: accept, or demand 1,000 .. 20,000 more than the offer, and never more
+    than its last demand (it may repeat it: take it or leave it)."""
+    top = offer + UNIT * MAX_DEMAND_STEPS
+    if last_demand is not None:
+        top = min(top, last_demand)
+    demands = [{"demand": amount} for amount in range(offer + UNIT, top + 1, UNIT)]
     return choice([{"accept": True}, *demands])
+
+
+def reply_options(cash: int, offer: int, demand: int, may_raise: bool) -> list[dict[str, Any]]:
+    """The applicant's reply to a demand: pay it (when it can), raise its offer to something it
+    can pay below the demand (unless that was the last demand), or walk away."""
+    options: list[dict[str, Any]] = []
+    if cash >= demand:
+        options.append({"pay": demand})
+    if may_raise:
+        top = min(demand - UNIT, floor_unit(cash))
+        options.extend({"raise": amount} for amount in range(offer + UNIT, top + 1, UNIT))
+    options.append(WALK_AWAY)
+    return options
 
 
 @dataclass
@@ -79,23 +108,35 @@ class Negotiation:
     """For an incumbent: the section it holds."""
     stage: Stage = Stage.OFFER
     """What is asked next."""
-    offer: int = 0
-    """The amount offered."""
+    offers: list[int] = field(default_factory=list)
+    """The applicant's offers, the first one and each raise."""
+    demands: list[int] = field(default_factory=list)
+    """The owner's demands (at most MAX_EXCHANGES)."""
     section: int | None = None
     """The section asked for (None: none)."""
     promise: str = ""
     """Free text, public, not binding."""
     by_bank: bool = False
     """True when the applicant had no money and the bank pays the minimum."""
-    demand: int | None = None
-    """The owner's counter-demand, if any."""
     paid: int | None = None
-    """The amount paid, once settled."""
+    """The amount paid, once settled (0 without agreement)."""
+    agreed: bool | None = None
+    """Once settled: whether the two agreed."""
 
     @property
     def applicant(self) -> int:
         """The seat paying."""
         return self.scholar.owner
+
+    @property
+    def offer(self) -> int:
+        """The applicant's latest offer (0 before it offers)."""
+        return self.offers[-1] if self.offers else 0
+
+    @property
+    def demand(self) -> int | None:
+        """The owner's latest demand, if any."""
+        return self.demands[-1] if self.demands else None
 
     def section_choices(self) -> list[int | None]:
         """Sections one may ask for: any (or none); an incumbent only its own (or none)."""
@@ -109,14 +150,14 @@ class Negotiation:
             legal = offer_legal(ledger.cash[self.applicant], self.section_choices())
             return Decision(self.applicant, "offer", legal)
         if self.stage is Stage.ANSWER:
-            return Decision(self.palace, "answer", answer_legal(self.offer))
-        assert self.stage is Stage.PAY and self.demand is not None
-        return Decision(self.applicant, "pay", choice([{"pay": self.demand}, {"pay": self.offer}]))
+            return Decision(self.palace, "answer", answer_legal(self.offer, self.demand))
+        assert self.stage is Stage.PAY
+        return Decision(self.applicant, "pay", choice(self._replies(ledger)))
 
     def resolve(self, action: dict[str, Any], ledger: Ledger, events: list[Event]) -> None:
         """Apply a legal answer to the pending question."""
         if self.stage is Stage.OFFER:
-            self.offer = action["amount"]
+            self.offers.append(action["amount"])
             self.section = action.get("section")
             self.promise = action.get("promise", "")
             self.by_bank = ledger.cash[self.applicant] < UNIT
@@ -129,15 +170,20 @@ class Negotiation:
             if "accept" in action:
                 self._settle(self.offer, ledger, events)
                 return
-            self.demand = action["demand"]
-            demanded = {**self._who(), "offer": self.offer, "demand": self.demand}
-            events.append(Event("demanded", demanded))
-            if ledger.cash[self.applicant] >= self.demand:
-                self.stage = Stage.PAY
-            else:  # it cannot pay the demand, so it pays its offer (nobody else is told why)
-                self._settle(self.offer, ledger, events)
-        else:
+            self.demands.append(action["demand"])
+            events.append(Event("demanded", self._exchange_json()))
+            self.stage = Stage.PAY
+            replies = self._replies(ledger)
+            if replies == [WALK_AWAY]:  # it can neither pay nor raise: not asked (Ruling I9)
+                self._settle(0, ledger, events)
+        elif "pay" in action:
             self._settle(action["pay"], ledger, events)
+        elif "raise" in action:
+            self.offers.append(action["raise"])
+            events.append(Event("raised", self._exchange_json()))
+            self.stage = Stage.ANSWER
+        else:
+            self._settle(0, ledger, events)
 
     def json(self) -> dict[str, Any]:
         """The negotiation so far, as everybody may see it."""
@@ -150,8 +196,16 @@ class Negotiation:
             "promise": self.promise,
             "by_bank": self.by_bank,
             "demand": self.demand,
+            "offers": list(self.offers),
+            "demands": list(self.demands),
             "paid": self.paid,
+            "agreed": self.agreed,
         }
+
+    def _replies(self, ledger: Ledger) -> list[dict[str, Any]]:
+        assert self.demand is not None
+        may_raise = len(self.demands) < MAX_EXCHANGES
+        return reply_options(ledger.cash[self.applicant], self.offer, self.demand, may_raise)
 
     def _who(self) -> dict[str, Any]:
         # enum codes read as _value_ (.value is a slow property on Python 3.11): this is in
@@ -174,9 +228,22 @@ class Negotiation:
             "by_bank": self.by_bank,
         }
 
+    def _exchange_json(self) -> dict[str, Any]:
+        """A demand or a raise: the offer and demand standing, and which exchange it is."""
+        return {
+            **self._who(),
+            "offer": self.offer,
+            "demand": self.demand,
+            "exchange": len(self.demands),
+        }
+
     def _settle(self, amount: int, ledger: Ledger, events: list[Event]) -> None:
-        ledger.pay_bribe(self.applicant, self.palace, amount, by_bank=self.by_bank)
+        """Pay the amount agreed (0 and agreed=False when the applicant walked away)."""
+        agreed = amount > 0
+        if agreed:
+            ledger.pay_bribe(self.applicant, self.palace, amount, by_bank=self.by_bank)
         self.paid = amount
+        self.agreed = agreed
         self.stage = Stage.DONE
         events.append(
             Event(
@@ -187,6 +254,9 @@ class Negotiation:
                     "section": self.section,
                     "promise": self.promise,
                     "demand": self.demand,
+                    "offers": list(self.offers),
+                    "demands": list(self.demands),
+                    "agreed": agreed,
                     "paid": amount,
                     "paid_by_bank": self.by_bank,
                 },

@@ -1,10 +1,10 @@
 """Step 2 of a turn: receiving the scholars waiting in front of the owner's palace.
 
 The work is an agenda of tasks built when the step starts: (a) negotiations with the
-no-conflict applicants, their admission and placement; (b) negotiations with every applicant of
-an external conflict, then each conflict's winner and its section; (c) internal conflicts from
-the lowest-paid section up, each one negotiated (the incumbent's owner first) and resolved.
-Within a step, applicants negotiate in turn order from the player after the owner.
+no-conflict applicants, their admission and placement; (b) external conflicts in type order,
+each one negotiated with its applicants, then its winner chosen and placed; (c) internal
+conflicts from the lowest-paid section up, each one negotiated (the incumbent's owner first)
+and resolved. Applicants negotiate in turn order from the player after the owner.
 """
 
 from __future__ import annotations
@@ -109,10 +109,9 @@ class Receiving:
         if no_conflict:
             self.tasks.append(Admit(list(no_conflict)))
             self.tasks.extend(Place(sid, Step.NO_CONFLICT) for sid in no_conflict)
-        for sid in waiting:
-            if board.scholar(sid).type in external:
-                self.tasks.append(self._negotiation(sid, Step.EXTERNAL))
-        self.tasks.extend(Choose(t, ids) for t, ids in external.items())
+        for type_, ids in external.items():  # one conflict at a time, in type order (I6)
+            self.tasks.extend(self._negotiation(sid, Step.EXTERNAL) for sid in ids)
+            self.tasks.append(Choose(type_, ids))
         for section, type_, incumbent, ids in internal:
             self.tasks.append(
                 Negotiation(

@@ -24,10 +24,15 @@ START_CASH = 32_000
 """Ducats each player starts with."""
 UNIT = 1_000
 """Every amount is a multiple of this."""
-BANK_BRIBE = 1_000
-"""What the bank pays for an applicant without money (the no-money rule)."""
+MIN_BRIBE = 1_000
+"""The smallest offer (the rules' minimum bribe)."""
+BANK_BRIBE = MIN_BRIBE
+"""What the bank pays for an applicant without money (the no-money rule: the minimum)."""
 MAX_DEMAND_STEPS = 20
-"""A counter-demand is the offer plus 1..20 thousand ducats."""
+"""A demand is the current offer plus 1..20 thousand ducats (and never above the last demand)."""
+MAX_EXCHANGES = 3
+"""Demands the owner may make in one negotiation; after the last one the applicant pays it or
+walks away (Ruling I11)."""
 PROMISE_LENGTH = 140
 """Longest promise, in characters."""
 

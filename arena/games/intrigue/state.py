@@ -14,8 +14,9 @@ from arena.games.base import Decision, Event, Outcome, checked_action, ranks_fro
 from arena.games.intrigue import invariants as _invariants
 from arena.games.intrigue import view as _view
 from arena.games.intrigue.board import Board, Ledger
+from arena.games.intrigue.negotiation import Negotiation, Stage
 from arena.games.intrigue.options import Variant
-from arena.games.intrigue.receiving import Receiving
+from arena.games.intrigue.receiving import Choose, KeepOrReplace, Receiving
 from arena.games.intrigue.scholars import (
     ROUNDS,
     SEND_ROUNDS,
@@ -23,6 +24,8 @@ from arena.games.intrigue.scholars import (
     START_CASH,
     TYPES,
 )
+from arena.games.intrigue.table_talk import CONFLICT, NEGOTIATION, SEND, Windows
+from arena.games.talk import TALK
 from protocol.legal import choice
 
 
@@ -42,6 +45,7 @@ class IntrigueState:
         players: int,
         seed: int,
         variants: frozenset[Variant],
+        talkers: frozenset[int] = frozenset(),
     ) -> None:
         self.players = players
         """Number of seats (3..5)."""
@@ -64,6 +68,10 @@ class IntrigueState:
         """Step 2 of the current turn, while it lasts."""
         self.sends_left = 0
         """Scholars the current player must still send this turn."""
+        self.talkers = talkers
+        """Seats that talk (options["talk"], public); windows open only with two or more."""
+        self.talk = Windows(talkers)
+        """The talk windows (table_talk.py)."""
         self._pending: Decision | None = None
 
     # -- base.GameState ---------------------------------------------------------------------
@@ -78,7 +86,9 @@ class IntrigueState:
         action = checked_action(decision, action)
         assert decision is not None
         events: list[Event] = []
-        if decision.kind == "send":
+        if decision.kind == TALK:
+            events += self.talk.apply(action)
+        elif decision.kind == "send":
             self._send(decision.seat, action, events)
         else:
             assert self.receiving is not None
@@ -148,7 +158,7 @@ class IntrigueState:
                 assert self.receiving is not None
                 decision = self.receiving.advance(events)
                 if decision is not None:
-                    self._pending = decision
+                    self._pending = self._talk_first(decision)
                     return
                 self.receiving = None
                 if self.round <= SEND_ROUNDS:
@@ -164,8 +174,41 @@ class IntrigueState:
             if len(options) == 1:  # never with 3+ players, but a forced move is not asked
                 self._send(self.current, options[0], events, forced=True)
                 continue
-            self._pending = Decision(self.current, "send", choice(options))
+            self._pending = self._talk_first(Decision(self.current, "send", choice(options)))
             return
+
+    def _talk_first(self, decision: Decision) -> Decision:
+        """The talk window due before this decision, if one is (each opens once), else the
+        decision itself."""
+        window = self.talk.open
+        if window is None and len(self.talkers) >= 2:
+            window = self._window_before(decision)
+        return window.decision() if window is not None else decision
+
+    def _window_before(self, decision: Decision) -> Any:
+        """Open the window due before ``decision``: before a turn's sends (every talker),
+        before a negotiation's offer (its two parties), before a conflict is decided (the
+        owner and the players of the scholars in it)."""
+        seat, kind = decision.seat, decision.kind
+        point: tuple[Any, ...]
+        if kind == "send":
+            point = (SEND, self.round, self.turn_index)
+            return self.talk.offer(point, SEND, set(range(self.players)), seat, self.ledger)
+        receiving = self.receiving
+        assert receiving is not None
+        task = receiving.tasks[0]
+        if isinstance(task, Negotiation) and task.stage is Stage.OFFER:
+            point = (NEGOTIATION, self.round, task.palace, task.scholar.id, task.role._value_)
+            seats = {task.applicant, task.palace}
+            return self.talk.offer(point, NEGOTIATION, seats, seat, self.ledger)
+        if isinstance(task, Choose | KeepOrReplace):
+            ids = (
+                task.applicants if isinstance(task, Choose) else (task.incumbent, *task.applicants)
+            )
+            seats = {self.board.scholar(sid).owner for sid in ids} | {receiving.owner}
+            point = (CONFLICT, self.round, receiving.owner, task.type)
+            return self.talk.offer(point, CONFLICT, seats, receiving.owner, self.ledger)
+        return None
 
     def _begin_round(self, events: list[Event]) -> None:
         self.round += 1
@@ -244,10 +287,10 @@ class IntrigueState:
 
 
 def start(
-    players: int, seed: int, variants: frozenset[Variant]
+    players: int, seed: int, variants: frozenset[Variant], talkers: frozenset[int] = frozenset()
 ) -> tuple[IntrigueState, list[Event]]:
     """A new game and its setup events (start player, round 1, the first turn)."""
-    return begin(IntrigueState(players, seed, variants))
+    return begin(IntrigueState(players, seed, variants, talkers))
 
 
 def begin(state: IntrigueState) -> tuple[IntrigueState, list[Event]]:

@@ -22,6 +22,8 @@ def seat_view(state: IntrigueState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know now: the public table and its own cash."""
     view = _public(state, seat)
     view["cash"] = state.ledger.cash[seat]
+    if seat in state.talkers:  # only seats that talk have the key (SPEC.md §14)
+        view["talk"] = state.talk.view(seat)
     return view
 
 
@@ -30,6 +32,8 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
     view = _public(state, None)
     ledger = state.ledger
     view["cash"] = list(ledger.cash)
+    if state.talkers:
+        view["talk"] = state.talk.table()
     view["money"] = [
         {
             "seat": s,
@@ -38,6 +42,8 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
             "bribes_received": ledger.received[s],
             "bribes_paid": ledger.paid[s],
             "bank_bribes": ledger.bank_bribes[s],
+            "side_paid": ledger.side_paid[s],
+            "side_received": ledger.side_received[s],
         }
         for s in range(state.players)
     ]
@@ -122,5 +128,8 @@ def _decision(
     seat, kind = decision.seat, decision.kind
     if kind == "send":
         return {"seat": seat, "kind": kind, "sends_left": state.sends_left}
+    if kind == "talk":  # only a window's talkers are asked, and see this
+        window = state.talk.open
+        return {"seat": seat, "kind": kind, "window": window.label if window else None}
     assert state.receiving is not None
     return {"seat": seat, "kind": kind, "palace": state.current, **(about or {})}

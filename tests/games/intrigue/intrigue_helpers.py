@@ -10,6 +10,7 @@ from arena.games.base import Event
 from arena.games.intrigue import GAME
 from arena.games.intrigue.board import Ledger
 from arena.games.intrigue.options import Variant
+from arena.games.intrigue.scholars import MIN_BRIBE
 from arena.games.intrigue.state import IntrigueState
 from protocol.legal import random_action
 
@@ -32,13 +33,15 @@ def start_position(
     waiting: dict[int, list[Piece]] | None = None,
     island: list[Piece] | None = None,
     hands_to_island: bool = False,
+    talkers: tuple[int, ...] = (),
 ) -> tuple[IntrigueState, list[Event]]:
     """A game at the start of ``seat``'s turn in ``round_no`` (before its income),
     with scholars ``inside`` palaces (palace -> section -> piece), ``waiting`` in front of them
     (palace -> pieces in arrival order) and on the ``island``; every other scholar is in hand,
-    or on the island too with ``hands_to_island`` (a round-5 position). Each piece takes the
+    or on the island too with ``hands_to_island`` (a round-5 position); ``talkers`` talk. Each
+    piece takes the
     lowest unused id of its owner and type. Everything after that goes through ``apply``."""
-    state = IntrigueState(players, 0, frozenset(Variant(v) for v in variants))
+    state = IntrigueState(players, 0, frozenset(Variant(v) for v in variants), frozenset(talkers))
     if cash is not None:
         state.ledger = Ledger(cash)  # before anything is paid: the ledger starts from it
     board = state.board
@@ -97,10 +100,14 @@ def negotiate(
     section: int | None = None,
     promise: str | None = None,
     demand: int | None = None,
-    pay: int | None = None,
+    reply: dict[str, Any] | None = None,
 ) -> list[Event]:
-    """One whole negotiation: the offer, then accept (no demand) or the demand, then (when
-    ``pay`` is given) the applicant's payment."""
+    """One negotiation: the offer, then accept (no demand) or the demand, then (when ``reply``
+    is given) the applicant's reply. ``amount`` 0 plays a negotiation without agreement (the
+    rules' way of paying nothing): the minimum offered, 1,000 more demanded, the applicant walks
+    away (not asked when it could not pay anyway)."""
+    if amount == 0:
+        amount, demand, reply = MIN_BRIBE, MIN_BRIBE + 1000, {"refuse": True}
     offer: dict[str, Any] = {"amount": amount}
     if section is not None:
         offer["section"] = section
@@ -109,12 +116,13 @@ def negotiate(
     events = act(state, applicant, "offer", offer)
     answer = {"accept": True} if demand is None else {"demand": demand}
     events += act(state, owner, "answer", answer)
-    if pay is not None:
-        events += act(state, applicant, "pay", {"pay": pay})
+    pending = state.pending()
+    if reply is not None and pending is not None and pending.kind == "pay":
+        events += act(state, applicant, "pay", reply)
     return events
 
 
-def accept_all(state: IntrigueState, owner: int, amount: int = 0) -> list[Event]:
+def accept_all(state: IntrigueState, owner: int, amount: int = MIN_BRIBE) -> list[Event]:
     """Every pending negotiation: offer ``amount``, accepted."""
     events: list[Event] = []
     while (decision := state.pending()) is not None and decision.kind == "offer":

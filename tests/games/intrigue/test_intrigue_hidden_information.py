@@ -24,7 +24,7 @@ from arena.games.intrigue.scholars import START_CASH
 from arena.inprocess import InProcessBot
 from arena.record import BotIdentity, GameRecord
 from arena.referee import SeatedBot, play_game
-from protocol import codec, legal
+from protocol import codec, features, legal
 
 
 @dataclass
@@ -47,8 +47,8 @@ class TwinGame(IntrigueGame):
 
 
 def cash_blind(rng: random.Random):
-    """The rich seat's policy: small offers, a demand paid only if small, everything else at
-    random — the same answers whatever its cash, legal in both games."""
+    """The rich seat's policy: small offers, a demand paid only if small (else it walks away),
+    everything else at random — the same answers whatever its cash, legal in both games."""
 
     def decide(view: dict[str, Any], desc: dict[str, Any]) -> Any:
         if desc["kind"] == "record":  # an offer
@@ -57,8 +57,8 @@ def cash_blind(rng: random.Random):
             section = rng.choice(desc["fields"]["section"]["options"])
             return {"amount": low, "section": section, "promise": f"I pay {low}"}
         opts = desc["options"]
-        if "pay" in opts[0]:
-            return opts[0] if opts[0]["pay"] <= 3000 else opts[1]
+        if {"refuse": True} in opts:  # a reply to a demand: its options depend on the cash
+            return opts[0] if opts[0].get("pay", 3001) <= 3000 else {"refuse": True}
         return rng.choice(opts)
 
     return decide
@@ -164,3 +164,48 @@ def test_a_seat_is_sent_its_own_cash_only_in_its_views_and_nobody_elses_anywhere
                     top = message["legal"]["fields"]["amount"]["max"]
                     assert top <= max(message["view"]["cash"], 1000)
         assert requests == record.seats[seat].decisions
+
+
+def play_talk_twin(seed: int, words: str) -> tuple[GameRecord, list[list[bytes]]]:
+    """A 4-seat game where every seat talks: seat 0 tells seat 1 ``words`` privately at its
+    first chance and passes after; every other talk is silence, every game decision random."""
+    bots = []
+    for seat in range(4):
+        rng = random.Random(seed * 10 + seat)
+        told = [False]
+
+        def decide(view, desc, rng=rng, seat=seat, told=told):
+            if view.get("decision", {}).get("kind") != "talk":
+                return legal.random_action(desc, rng)
+            if seat == 0 and not told[0] and 1 in desc["fields"]["to"]["options"]:
+                told[0] = True
+                return {"act": "tell", "to": 1, "text": words}
+            return {"act": "pass"}
+
+        bot = InProcessBot(decide, frozenset({features.TALK}))
+        bot.keep_messages = True
+        bots.append(bot)
+    record = play_game(
+        IntrigueGame(),
+        [SeatedBot(BotIdentity(f"s{i}", "", "-"), bot) for i, bot in enumerate(bots)],
+        seed=seed,
+        options={},
+        game_id="talk-twin",
+        bot_seed_key=b"test-key",
+    )
+    return record, [[codec.encode(m) for m in bot.received] for bot in bots]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_private_message_reaches_only_its_addressee(seed):
+    """Twin games differing only in what seat 0 privately told seat 1: seats 2 and 3 are sent
+    the very same bytes, views and events alike, from the first message to the last."""
+    record, sent = play_talk_twin(seed, "I will seat you at 10,000")
+    twin, twin_sent = play_talk_twin(seed, "Do not trust seat 2")
+    assert record.options["talk"] == [0, 1, 2, 3]
+    assert [(d.seat, d.action) for d in record.decisions] != [
+        (d.seat, d.action) for d in twin.decisions
+    ], "seat 0's message differs"
+    assert sent[1] != twin_sent[1], "seat 1 reads the message, so the test can fail"
+    assert sent[2] == twin_sent[2] and sent[3] == twin_sent[3]
+    assert any(b'"kind":"said"' in line for line in sent[1])

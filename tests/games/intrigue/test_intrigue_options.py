@@ -15,7 +15,8 @@ def test_game_static_facts() -> None:
     assert (GAME.title, GAME.min_players, GAME.max_players) == ("intrigue", 3, 5)
     assert GAME.variants == ("free-replacement",)
     # 5 players x 8 scholars: one send, two negotiations of <= 3 decisions, two owner decisions
-    assert GAME.max_decisions == 5 * 8 * 9
+    # a scholar: send 1, two negotiations of 7, two owner choices; talk among 5 talkers: 920
+    assert GAME.max_decisions == 5 * 8 * 17 + 920
 
 
 def test_missing_variants_key_means_no_variant() -> None:

@@ -266,3 +266,25 @@ def test_a_placement_with_one_free_section_is_not_asked() -> None:
     assert (placed["given_section"], placed["forced"]) == (10000, True)
     decision = state.pending()
     assert decision is not None and decision.kind == "send"
+
+
+def test_external_conflicts_are_settled_one_at_a_time_in_type_order() -> None:
+    """The rules negotiate each external conflict and decide it before the next one (as the
+    internal ones); they do not order the conflicts, arena takes them in type order (I6)."""
+    state, _ = new(
+        4,
+        seat=0,
+        round_no=2,
+        waiting={0: [(3, PRI), (1, DOC), (2, PRI), (3, DOC)]},
+    )
+    seen = trace(state, {"place": first, "choose": first})
+    assert seen == [
+        ("offer", 1, ("external", DOC)),
+        ("offer", 3, ("external", DOC)),
+        ("choose", 0, DOC),
+        ("place", 0, DOC),
+        ("offer", 2, ("external", PRI)),
+        ("offer", 3, ("external", PRI)),
+        ("choose", 0, PRI),
+        ("place", 0, PRI),
+    ]

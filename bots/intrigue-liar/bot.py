@@ -1,0 +1,149 @@
+"""intrigue-liar: an Intrigue bot that talks to exploit trust: it promises and does not deliver.
+
+Talk (protocol/games/intrigue.md, "Table talk"): as an owner, in each negotiation's private
+window it promises the applicant its best free section (``{"seat_at": S}``), asks the bribe that
+section is worth, takes it, and then puts every scholar in the lowest free section. As an
+applicant it promises to bid well for the best section and offers the minimum; where admission
+is certain (no conflict) it walks away from every demand. It remembers nothing of anybody's
+word: it counts on the others trusting it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.sdk_intrigue import (
+    Player,
+    Table,
+    clamp_amount,
+    demand_towards,
+    floor_unit,
+    replies,
+)
+from protocol.talk import SILENCE, messages, say
+
+NAME = "intrigue-liar"
+VERSION = "1.0"
+
+ASKED_RATE = 0.12
+"""Share of the promised section's worth demanded as a bribe."""
+CONFLICT_RATE = 0.15
+"""Share of a section's worth offered when admission itself is at stake."""
+CASH_SHARE = 0.35
+"""Never more than this share of one's cash in one negotiation."""
+
+
+class Liar(Player):
+    """One seat across the games of a match: the public Memory and nothing else."""
+
+    name = NAME
+
+    # -- talk --
+
+    def talk(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        """In a negotiation window, once: as the owner promise the best free section; as the
+        applicant promise a good bribe for it."""
+        negotiation = view.get("negotiation") or {}
+        me = view.get("seat")
+        if (view.get("talk") or {}).get("window") != "negotiation":
+            return SILENCE
+        if any(m.get("from") == me for m in messages(view)):
+            return SILENCE
+        table = Table(view)
+        free = table.free(negotiation.get("palace", me))
+        best = table.internal_section(negotiation.get("type", "")) or (max(free) if free else None)
+        if best is None:
+            return SILENCE
+        if negotiation.get("palace") == me:
+            text = f"The {best:,} section is yours, on my honour."
+            return say("promise", to=negotiation["applicant"], terms={"seat_at": best}, text=text)
+        text = "Seat me well and I will pay you handsomely."
+        return say("promise", to=negotiation["palace"], terms={"bid_for": best}, text=text)
+
+    # -- as an applicant --
+
+    def offer(self, view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:
+        """The minimum where admission is certain; a modest bribe in a conflict."""
+        table = Table(view)
+        negotiation = view.get("negotiation") or {}
+        owner = negotiation.get("palace", table.owner())
+        fields = legal["fields"]
+        free = table.free(owner)
+        section = table.internal_section(negotiation.get("type", "")) or (
+            max(free) if free else None
+        )
+        amount = 0
+        if negotiation.get("step") != "no-conflict":
+            worth = (section or 0) * table.incomes_if_placed_now(table.me, owner)
+            amount = floor_unit(CONFLICT_RATE * worth)
+        amount = min(amount, floor_unit(CASH_SHARE * (view.get("cash") or 0)))
+        action: dict[str, Any] = {"amount": clamp_amount(amount, fields["amount"])}
+        if section in fields.get("section", {}).get("options", []):
+            action["section"] = section
+        return action
+
+    def pay(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        """Walk away where admission is certain; in a conflict pay a demand up to twice the
+        offer, else walk away."""
+        negotiation = view.get("negotiation") or {}
+        pay, _, walk = replies(options)
+        offer = int(negotiation.get("offer") or 0)
+        if negotiation.get("step") == "no-conflict" or pay is None or pay["pay"] > 2 * offer:
+            return walk
+        return pay
+
+    def send(self, view: dict[str, Any], options: list[Any]) -> Any:
+        """A type the palace lacks and nobody queued, towards its best free section."""
+        table = Table(view)
+
+        def score(option: dict[str, Any]) -> float:
+            palace, type_ = option["palace"], option["scholar"]
+            waiting = table.palaces[palace].get("waiting") or []
+            free = table.free(palace)
+            if type_ in table.inside(palace) or any(w["type"] == type_ for w in waiting):
+                return 0.0
+            return float(max(free)) if free else 0.0
+
+        return max(options, key=score)
+
+    # -- as an owner --
+
+    def answer(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        """Ask what the promised (best free) section is worth; take what a raise brings."""
+        table = Table(view)
+        negotiation = view.get("negotiation") or {}
+        offer = int(negotiation.get("offer") or 0)
+        free = table.free(table.me)
+        section = negotiation.get("section") or (max(free) if free else 0)
+        incomes = table.incomes_if_placed_now(negotiation.get("applicant", table.me), table.me)
+        fair = floor_unit(ASKED_RATE * section * incomes)
+        if negotiation.get("demands"):  # it raised: take it rather than risk a walk-away
+            return {"accept": True}
+        return demand_towards(offer, fair, options)
+
+    def place(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        """The lowest free section, whatever was promised."""
+        return {"section": min(o["section"] for o in options)}
+
+    def choose(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any]:
+        table = Table(view)
+        return max(options, key=lambda o: table.paid(o["scholar"]))
+
+    def keep_or_replace(self, view: dict[str, Any], options: list[dict[str, Any]]) -> Any:
+        """Replace for any newcomer that paid at least as much as the incumbent's owner."""
+        table = Table(view)
+        keep = next(o for o in options if "keep" in o)
+        for option in options:
+            if "replace_with" in option and table.paid(option["replace_with"]) >= table.paid(
+                keep["keep"]
+            ):
+                return option
+        return keep
+
+
+PLAYER = Liar()
+decide = PLAYER.decide
+
+
+if __name__ == "__main__":
+    PLAYER.play(VERSION, talks=True)
