@@ -217,10 +217,11 @@ def play(
     on_game_start: Callable[[dict[str, Any]], None] | None = None,
     on_game_over: Callable[[dict[str, Any]], None] | None = None,
     hello: str | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
 ) -> None:
     """Answer the referee until bye. on_request(n, request) runs at the n-th request (counted
     over the process's life) and may return a raw line to send instead of the first legal
-    option; hello: a raw line to send as the hello."""
+    option; hello: a raw line to send as the hello; on_event(body) runs at each event."""
     requests = 0
     for line in sys.stdin:
         message = json.loads(line)
@@ -234,6 +235,8 @@ def play(
             on_game_start(message)
         elif kind == "game_over" and on_game_over is not None:
             on_game_over(message)
+        elif kind == "event" and on_event is not None:
+            on_event(message.get("event", {}))
         elif kind == "request":
             requests += 1
             raw = on_request(requests, message) if on_request is not None else None

@@ -105,3 +105,25 @@ def _kinds(desc):
     """The kinds used in a description, nested ones included."""
     inner = desc.get("fields", {}).values() if desc["kind"] == "record" else ()
     return {desc["kind"]}.union(*(_kinds(sub) for sub in inner))
+
+
+def test_the_talk_session_shows_a_seat_only_the_talk_it_may_read(transcripts):
+    """talk.jsonl (SPEC.md §14): the seat asked for talk and is one of options.talk; each said
+    event it is sent is its own, public or addressed to it; its talk answers are legal records
+    whose ref names a proposal it was sent."""
+    lines = transcripts["talk.jsonl"]
+    assert lines[1]["msg"]["features"] == [features.TALK]
+    (start,) = (line["msg"] for line in lines if line["msg"]["type"] == "game_start")
+    seat = start["seat"]
+    assert seat in start["options"]["talk"]
+    said = [
+        line["msg"]["event"]
+        for line in lines
+        if line["msg"]["type"] == "event" and line["msg"]["event"]["kind"] == "said"
+    ]
+    assert said and all(e["from"] == seat or e["to"] in ("all", seat) for e in said)
+    assert any(e["to"] == seat for e in said) and any(e["to"] == "all" for e in said)
+    answers = [line["msg"]["action"] for line in lines if line["msg"]["type"] == "action"]
+    refs = [answer["ref"] for answer in answers if isinstance(answer, dict) and "ref" in answer]
+    proposals = [{"round": e["round"], "from": e["from"]} for e in said if e["act"] == "propose"]
+    assert refs and all(ref in proposals for ref in refs)
