@@ -40,8 +40,8 @@ PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscop
 test: $(STAMP) sandbox browser ## Set up and run the whole test suite (on every core; WORKERS=0 for one process)
 	$(PYTEST)
 
-test-quick: $(STAMP) sandbox browser ## The suite without the tests marked slow (for while you work; CI runs `make test`)
-	$(PYTEST) -m "not slow"
+test-quick: $(STAMP) sandbox ## The suite without the slow, browser and packaging tests (for while you work; CI runs `make test`)
+	$(PYTEST) -m "not slow and not browser and not packaging"
 
 # QUICK=1 passes --quick to every bench: fewer games, for CI logs.
 BENCH_FLAGS := $(if $(QUICK),--quick,)

@@ -36,6 +36,14 @@ def chromium_path() -> str:
     pytest.fail("no Chromium found: run `make browser` (as root it installs Debian's chromium)")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that opens a page is a browser test: `make test-quick` leaves them out (Chromium
+    redraws cost seconds of CPU; the page data they show is checked without it)."""
+    for item in items:
+        if "page" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
     from playwright.sync_api import sync_playwright
