@@ -44,8 +44,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
+    """Chromium, for one test module: Playwright's sync API keeps an asyncio loop running in
+    this thread while it is open, and any later test in the same worker that calls
+    asyncio.run() (the cluster's) would fail with "cannot be called from a running event
+    loop". One launch a module costs about a second."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
