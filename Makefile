@@ -30,16 +30,18 @@ demo: $(STAMP) sandbox ## Set up, play a small Corruption tournament among the b
 	$(BIN)/arena ratings corruption --db $(DB)
 
 # The suite runs on every core (pytest-xdist): it spends most of its time waiting on bot
-# processes. Whole files go to one worker, so a module's shared matches are played once.
+# processes. Whole files go to one worker, so a module's shared matches are played once; they go
+# in collection order, which starts with the longest files (tests/support/heaviest_first.py), not
+# xdist's order by number of tests (which left the longest files for the end).
 # WORKERS=0 runs it in this one process, for debugging.
 WORKERS ?= auto
-PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 test: $(STAMP) sandbox browser ## Set up and run the whole test suite (on every core; WORKERS=0 for one process)
 	$(PYTEST)
 
-test-quick: $(STAMP) sandbox browser ## The suite without the tests marked slow (for while you work; CI runs `make test`)
-	$(PYTEST) -m "not slow"
+test-quick: $(STAMP) sandbox ## The suite without the slow, browser and packaging tests (for while you work; CI runs `make test`)
+	$(PYTEST) -m "not slow and not browser and not packaging"
 
 # QUICK=1 passes --quick to every bench: fewer games, for CI logs.
 BENCH_FLAGS := $(if $(QUICK),--quick,)

@@ -29,6 +29,10 @@ from tests.support.paths import ROOT
 pytestmark = pytest.mark.slow  # kills a real league run a dozen times
 
 KILLS = 12
+GAMES = 80
+"""Enough that the league is still unfinished after the twelve kills (at load 4 they let 18
+games be stored; an idle machine plays faster between a stored game and a kill): every kill
+lands on a run with games left. 150 games only made the final run longer."""
 
 
 def recorded(db: Path) -> tuple[int, int]:
@@ -55,7 +59,7 @@ def recorded(db: Path) -> tuple[int, int]:
 
 
 def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path, bot_processes):
-    league, db = write_league(tmp_path, games=150), tmp_path / "arena.db"
+    league, db = write_league(tmp_path, games=GAMES), tmp_path / "arena.db"
     command = league_command(league, db, workers=2)
     rng = random.Random(2026)
     progress = []
@@ -87,7 +91,7 @@ def test_sigkill_at_random_moments_never_loses_or_duplicates_a_game(tmp_path, bo
     final = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=1800)
     assert final.returncode == 0, final.stdout + final.stderr
     games, league_games = recorded(db)
-    assert games == league_games == 150, "every scheduled game exactly once"
+    assert games == league_games == GAMES, "every scheduled game exactly once"
     with open_store(db, create=False) as store:
         assert_ratings_equal_a_recompute(store)
     print(f"\nkill points survived: {KILLS}; games recorded after each kill: {progress}")

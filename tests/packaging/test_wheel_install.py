@@ -29,6 +29,8 @@ checkout (setuptools leaves build/ and *.egg-info beside the sources)."""
 PACKAGES = ("arena", "protocol", "leagues", "bots")
 TIMEOUT_S = 300
 
+pytestmark = pytest.mark.packaging  # a wheel built and installed: `make test` only
+
 
 def run(argv: list[str | Path], cwd: Path) -> subprocess.CompletedProcess[str]:
     """A command with the environment of this test minus PYTHONPATH (nothing may find the

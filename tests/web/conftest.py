@@ -36,8 +36,20 @@ def chromium_path() -> str:
     pytest.fail("no Chromium found: run `make browser` (as root it installs Debian's chromium)")
 
 
-@pytest.fixture(scope="session")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that opens a page is a browser test: `make test-quick` leaves them out (Chromium
+    redraws cost seconds of CPU; the page data they show is checked without it)."""
+    for item in items:
+        if "page" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
+    """Chromium, for one test module: Playwright's sync API keeps an asyncio loop running in
+    this thread while it is open, and any later test in the same worker that calls
+    asyncio.run() (the cluster's) would fail with "cannot be called from a running event
+    loop". One launch a module costs about a second."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
