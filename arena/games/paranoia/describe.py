@@ -19,6 +19,7 @@ def _played(b: dict[str, Any]) -> str:
         "turn": "",
         "respond": f" in answer to {b['answers']}" if b["answers"] else " (play anytime)",
         "dying": " as its dying action",
+        "turn-end": " between turns",
         "phase-end": " as the phase ends",
     }[b["context"]]
     return f"Seat {b['seat']} plays {b['card']} ({b['section']}){on}{why}"

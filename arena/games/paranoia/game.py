@@ -22,8 +22,9 @@ def max_decisions(cards: CardSet, players: int = MAX_PLAYERS) -> int:
 
     Every decision that can put a card into play is asked only while fewer than PLAY_CAP cards
     were played this mission, and each play brings at most: its response window (players - 1
-    asks), and per effect one dying action per troubleshooter, one steal question, one owner's
-    discard per card discarded, one tie. Add the phase-end window (one ask per seat), a
+    asks), the window between turns (players asks: a turn ends only after a card played or
+    discarded), and per effect one dying action per troubleshooter, one steal question, one
+    owner's discard per card discarded, one tie. Add the phase-end window (one ask per seat), a
     debriefing tie and the Team Leader's "complete".
 
     Since ruling 23 every window asks every other living seat (most with only a pass), so
@@ -35,7 +36,7 @@ def max_decisions(cards: CardSet, players: int = MAX_PLAYERS) -> int:
     sections = [s for a in cards.actions for s in a.sections]
     effects = max(len(s.effects) for s in sections)
     discard = max((e.amount or 0 for s in sections for e in s.effects), default=0)
-    per_play = 1 + (players - 1) + effects * (players + 1 + discard + 1)
+    per_play = 1 + (players - 1) + players + effects * (players + 1 + discard + 1)
     per_mission = PLAY_CAP * per_play + players + 2
     return MISSION_CAP * per_mission
 

@@ -243,8 +243,8 @@ def pass_windows(state: ParanoiaState, *, dying: bool = False) -> list[Event]:
 
 def window(state: ParanoiaState, about: str | None = None) -> list[tuple[int, bool]]:
     """Pass pending response windows while they are about the same thing as the first one
-    (the card being answered, or the phase end), or about ``about`` (a card id or
-    "phase-end"); for each seat asked, in order: (seat, whether it had anything to play)."""
+    (the card being answered, the discard, the turn's end or the phase end), or about
+    ``about`` (a card id, "discard", "turn-end" or "phase-end"); for each seat asked, in order: (seat, whether it had anything to play)."""
     seats: list[tuple[int, bool]] = []
     while (decision := state.pending()) is not None and decision.kind == "respond":
         subject = _subject(state)
@@ -263,8 +263,8 @@ def asked(state: ParanoiaState, about: str | None = None) -> list[int]:
 
 def _subject(state: ParanoiaState) -> str:
     context = state.context or {}
-    if context.get("reason") == "phase-end":
-        return "phase-end"
+    if context.get("reason") in ("phase-end", "turn-end", "discard"):
+        return str(context["reason"])
     return context["answering"]["card"]
 
 

@@ -159,8 +159,10 @@ def test_other_seats_receive_identical_bytes_whatever_card_a_seat_holds(players,
 class Windows:
     """Follows a game's events and decisions; checks that each response window asked every
     other seat alive when its card was played, in turn order from the player's left (a
-    prefix of them if the card was cancelled: its window closes), and that the phase-end
-    window asked every living seat from the Team Leader clockwise."""
+    prefix of them if the card was cancelled: its window closes), that the window between
+    turns asked every living seat from the turn's player's left (but the player, after a
+    discard), and that the phase-end window asked every living seat from the Team Leader
+    clockwise."""
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -169,6 +171,8 @@ class Windows:
         self.open: list[dict[str, Any]] = []
         """Plays not resolved yet (the chain), each with the seats it must ask and has asked."""
         self.phase_end: dict[str, Any] | None = None
+        self.between: dict[str, Any] | None = None
+        """The window between turns being asked, if any."""
         self.windows = 0
         """Windows checked (phase-end windows included)."""
         self.only_pass = self.could_play = 0
@@ -187,12 +191,34 @@ class Windows:
             assert self.phase_end is not None and self.open == []
             self.phase_end["asked"].append(seat)
             return
+        if context["reason"] in ("turn-end", "discard"):
+            if self.between is None:
+                player = context.get("seat", context.get("discarded", {}).get("seat"))
+                expected = self._from((player + 1) % self.players)
+                if context["reason"] == "discard":
+                    expected.remove(player)
+                self.between = {"expected": expected, "asked": []}
+            self.between["asked"].append(seat)
+            return
         window = self.open[-1]
         answering = context["answering"]
         assert (answering["seat"], answering["card"]) == (window["seat"], window["card"])
         window["asked"].append(seat)
 
+    def _close_between(self, whole: bool) -> None:
+        """The window between turns is over: the next turn came (``whole``) or card play
+        ended (it stops once the phase is over)."""
+        if self.between is not None:
+            asked, expected = self.between["asked"], self.between["expected"]
+            assert asked == (expected if whole else expected[: len(asked)]), (
+                f"the window between turns asked {asked}, not {expected}"
+            )
+            self.between = None
+            self.windows += 1
+
     def event(self, kind: str, data: dict[str, Any]) -> None:
+        if kind in ("turn", "turn-skipped", "card-play-end"):
+            self._close_between(whole=kind != "card-play-end")
         if kind in ("setup", "mission"):
             self.leader = data["team_leader"]
         elif kind == "new-leader":
