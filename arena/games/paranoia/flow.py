@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from arena.games.base import Decision
-from arena.games.paranoia import debriefing, effects
+from arena.games.paranoia import debriefing, effects, tabletalk
 from arena.games.paranoia.deaths import die, return_clone
 from arena.games.paranoia.plays import (
     Play,
@@ -86,6 +86,8 @@ def mission(state: ParanoiaState) -> Flow:
     yield from debriefing.debrief(state)
     state.phase = Phase.INTERNAL_SECURITY
     debriefing.internal_security(state)
+    if not state.game_ending and state.mission_number < state.mission_cap:
+        yield from tabletalk.window(state, tabletalk.MISSION_END, state.leader)
     assert state.mission is not None
     state.missions.discards.append(state.mission.id)
 
@@ -179,6 +181,7 @@ def _card_play(state: ParanoiaState) -> Flow:
             t.skips -= 1
             state.log("turn-skipped", {"seat": seat, "reason": "card"})
         else:
+            yield from tabletalk.window(state, tabletalk.BEFORE_TURN, seat)
             state.log("turn", {"seat": seat})
             discarded = yield from _turn(state, seat)
             yield from _turn_end_window(state, seat, discarded)

@@ -97,13 +97,15 @@ def start_position(
     cards: CardSet | None = None,
     mission_cap: int = 40,
     seed: int = 0,
+    talkers: frozenset[int] = frozenset(),
 ) -> tuple[ParanoiaState, list[Event]]:
     """A game about to begin ``mission`` with ``leader`` leading, each seat holding
     ``hands[seat]``, the Action deck's top cards being ``deck`` (first drawn first; the rest of
-    the set shuffled beneath), and the given clearances, treason, wounds and clones. The flow
+    the set shuffled beneath), and the given clearances, treason, wounds and clones; the seats
+    in ``talkers`` talk. The flow
     then runs as in play (deal top-ups included) to its first decision; everything after that
     goes through ``apply``."""
-    state = ParanoiaState(players, seed, cards or load_cardset(), mission_cap)
+    state = ParanoiaState(players, seed, cards or load_cardset(), mission_cap, talkers)
     rest = list(state.actions.cards)
     deck = deck or []
     for card in [c for hand in hands for c in hand] + deck:
