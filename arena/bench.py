@@ -286,7 +286,7 @@ def bench_table(title: str, players: int, sizes: Sizes) -> None:
     )
     plain = statistics.mean(len(chunk) for _, chunk in traffic)
     negotiated = statistics.mean(
-        len(chunk) for _, chunk in seat_traffic(title, players, 5, frozenset(features.OFFERED))
+        len(chunk) for _, chunk in seat_traffic(title, players, 5, frozenset(features.WIRE))
     )
     goal = BYTES_PER_DECISION_BEFORE[title] / 2
     note("a plain seat receives", f"{plain / 1000:.2f} KB/decision (no wire feature asked for)")

@@ -20,10 +20,11 @@ from typing import Any, Protocol
 
 from arena.conditions import FaultPolicy, TimeControl
 from arena.faults import BotError, BotGameTime, BotProtocolError, Fault
+from arena.games import talk
 from arena.games.base import Event, Game, IllegalAction
 from arena.record import BotIdentity, DecisionRecord, GameRecord, GameStatus, SeatRecord
 from arena.wire import Shared
-from protocol import codec, legal, messages
+from protocol import codec, features, legal, messages
 
 
 class Transport(Protocol):
@@ -154,6 +155,7 @@ class _Game:
         """The seats still told and asked: started and not faulted (kept, not recomputed at
         every event; _fault replaces it, never changes it in place, so a list handed out
         stays as it was)."""
+        self.options = _with_talkers(game, self.options, self.live, seated)
 
     def run(self) -> GameRecord:
         started_at = _now()
@@ -431,6 +433,25 @@ class _Game:
         said = [getattr(e.transport, "sandboxed", None) for e in self.seated if e.transport]
         known = [value for value in said if value is not None]
         return all(known) if known else None
+
+
+def _with_talkers(
+    game: Game, options: dict[str, Any], live: list[int], seated: list[SeatedBot]
+) -> dict[str, Any]:
+    """The options the game is started with: the seats that asked for talk (SPEC.md §14) in
+    ``options["talk"]`` when the title has talk and at least two of them can talk; the key is
+    absent otherwise (whatever the caller passed: only the handshake decides who talks)."""
+    options = {key: value for key, value in options.items() if key != talk.OPTION}
+    if not getattr(game, "supports_talk", False):
+        return options
+    talking = [
+        seat
+        for seat in live
+        if features.TALK in getattr(getattr(seated[seat].transport, "wire", None), "features", ())
+    ]
+    if len(talking) >= 2:
+        options[talk.OPTION] = talking
+    return options
 
 
 def slowest_seat(waited: list[float], live: list[int]) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from arena.games import get_game
+from arena.games import get_game, talk
 from arena.games.base import BadOptions, Event, Game, GameState, IllegalAction
 from arena.record import DecisionRecord, GameRecord
 
@@ -79,9 +79,16 @@ def seat_events(step: Step, seat: int | None) -> list[dict[str, Any]]:
 
 
 def describer(record: GameRecord) -> Callable[[dict[str, Any]], str]:
-    """How an event of this record's title reads in words: the game's own describe, or
-    `kind: field=value, ...` for titles without one. ReplayError for an unknown title."""
-    return getattr(recorded_game(record), "describe", None) or describe_generic
+    """How an event of this record's title reads in words: talk's (SPEC.md §14) for talk
+    events, else the game's own describe, or `kind: field=value, ...` for titles without one.
+    ReplayError for an unknown title."""
+    own = getattr(recorded_game(record), "describe", None) or describe_generic
+
+    def words(body: dict[str, Any]) -> str:
+        spoken = talk.describe(body)
+        return own(body) if spoken is None else spoken
+
+    return words
 
 
 def describe_generic(body: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from arena.bundled import locate_bot
 from arena.configfile import read_toml, toml_kind, toml_repr, unknown_key
 from arena.containment.limits import DEFAULT_LIMITS, Limits
-from arena.games import get_game, titles
+from arena.games import get_game, talk, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.referee import FaultPolicy, TimeControl
@@ -407,6 +407,13 @@ class LeagueChecks:
 
     def options(self, game: Game) -> dict[str, Any]:
         raw = self.table("options")
+        if talk.OPTION in raw:
+            raise self.fail(
+                f"[options] {talk.OPTION} is not an option to set: the referee seats in talk "
+                "the bots that ask for it in their hello (SPEC.md §14); remove it",
+                "options",
+                talk.OPTION,
+            )
         try:
             return game.normalize_options(dict(raw))
         except BadOptions as exc:

@@ -22,7 +22,14 @@ CHOICE_PRODUCTS = "choice-products"
 """A ``choice`` may describe many of its options as ``products`` (every combination of a few
 lists of values) instead of listing each one."""
 
-OFFERED: tuple[str, ...] = (VIEW_PATCH, GAME_ID_ONCE, EVENT_BATCH, CHOICE_PRODUCTS)
+TALK = "talk"
+"""Not a wire form but a way of playing (SPEC.md §14): the seat is asked ``talk`` decisions in
+a title's talk windows and reads the messages sent to it. A seat that does not ask for it is
+never asked to talk and never told of any."""
+
+WIRE: tuple[str, ...] = (VIEW_PATCH, GAME_ID_ONCE, EVENT_BATCH, CHOICE_PRODUCTS)
+"""The features that change only the form of what is sent, never the game."""
+OFFERED: tuple[str, ...] = (*WIRE, TALK)
 """Every feature this referee offers, in the order its hello lists them."""
 
 

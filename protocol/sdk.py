@@ -30,6 +30,8 @@ Behaviour worth knowing:
   description, ``ctx.request`` looks like a plain request, ``on_event`` gets each event of an
   ``events`` batch. A view patch that does not apply is logged like a raising ``decide`` (the
   default action is answered), so ``arena check`` reports it.
+- Talk (SPEC.md §14) is asked for only when :func:`run` is given ``talk=``; that function then
+  answers every ``talk`` request (called like ``decide``), and ``decide`` never sees one.
 
 Stdlib and ``protocol`` only: this module must stay importable by any bot.
 """
@@ -62,6 +64,9 @@ __all__ = [
     "why_illegal",
 ]
 
+
+TALK_DECISION = "talk"
+"""The ``decision`` of a talk request (SPEC.md §14), answered by run's ``talk``."""
 
 DECIDE_RAISED = "arena sdk: decide raised"
 """How the stderr line the SDK writes when ``decide`` raises begins; `arena check` looks for it."""
@@ -141,6 +146,7 @@ def run(
     on_game_start: Callable[[GameInfo, dict[str, Any]], None] | None = None,
     on_event: Callable[[GameInfo, dict[str, Any]], None] | None = None,
     on_game_over: Callable[[GameInfo, dict[str, Any]], None] | None = None,
+    talk: Decide | None = None,
     stdin: IO[Any] | None = None,
     stdout: IO[str] | None = None,
 ) -> None:
@@ -152,12 +158,15 @@ def run(
     on_game_start(game, view): called at each game_start.
     on_event(game, event): called for each event (the event body: {"kind": ..., ...}).
     on_game_over(game, message): called at each game_over with the whole message.
+    talk: answers every ``talk`` request (SPEC.md §14), called like decide; given, the SDK asks
+        for the ``talk`` feature, so the bot is seated in talk windows (protocol/talk.py builds
+        the messages). Absent, the bot is never asked to talk and decide never sees talk.
     stdin, stdout: streams to use instead of the process's (tests); stdin may give str or bytes.
     An exception in a hook is logged to stderr and the game goes on.
     """
     hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version}
     check_bot_hello(hello)
-    session = _Session(decide, hello, on_game_start, on_event, on_game_over)
+    session = _Session(decide, hello, on_game_start, on_event, on_game_over, talk)
     if stdout is not None:
         session.play(_lines(stdin), stdout)
         return
@@ -179,9 +188,12 @@ class _Session:
         on_game_start: Callable[[GameInfo, dict[str, Any]], None] | None,
         on_event: Callable[[GameInfo, dict[str, Any]], None] | None,
         on_game_over: Callable[[GameInfo, dict[str, Any]], None] | None,
+        talk: Decide | None = None,
     ) -> None:
         self.decide = decide
         self.with_context = _takes_context(decide)
+        self.talk = talk
+        self.talk_with_context = talk is not None and _takes_context(talk)
         self.hello = hello
         self.on_game_start = on_game_start
         self.on_event = on_event
@@ -230,9 +242,10 @@ class _Session:
                 _hook(self.on_game_over, game, message)
 
     def negotiate(self, hello: dict[str, Any]) -> dict[str, Any]:
-        """Our hello, asking for every wire feature the referee's hello offers (none offered:
-        exactly the plain hello, as any v1 referee expects)."""
-        wanted = features.granted(hello.get("features"), list(features.OFFERED))
+        """Our hello, asking for every wire feature the referee's hello offers, and for talk
+        when the bot talks (none offered: exactly the plain hello, as any v1 referee expects)."""
+        asked = [*features.WIRE, features.TALK] if self.talk is not None else list(features.WIRE)
+        wanted = features.granted(hello.get("features"), asked)
         self.patched = features.VIEW_PATCH in wanted
         return {**self.hello, "features": wanted} if wanted else self.hello
 
@@ -270,10 +283,13 @@ class _Session:
             request = self.plain(message)
             legal = request.get("legal", {})
             view = request.get("view", {})
-            if self.with_context:
-                action = self.decide(view, legal, Context(self.game(request), request))
+            answer, with_context = self.decide, self.with_context
+            if self.talk is not None and request.get("decision") == TALK_DECISION:
+                answer, with_context = self.talk, self.talk_with_context
+            if with_context:
+                action = answer(view, legal, Context(self.game(request), request))
             else:
-                action = self.decide(view, legal)
+                action = answer(view, legal)
             return _encode({"type": "action", "id": request.get("id"), "action": action})
         except Exception as exc:
             # the traceback, then one line `arena check` recognises and reports (DECIDE_RAISED)

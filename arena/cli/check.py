@@ -35,7 +35,10 @@ from arena.cli.common import (
 from arena.cli.replay_html import check_target, numbered, write_replay
 from arena.containment.limits import Limits
 from arena.faults import Fault
+from arena.games import talk
+from arena.games.base import Game
 from arena.printable import cell, shown
+from arena.replay import replay
 from protocol import features
 
 
@@ -143,6 +146,8 @@ def check(
         f"version {shown(repr(report.handshake_version))}"
     )
     out.print(f"Wire features: {wire_features(report.features)}")
+    if features.TALK in report.features:
+        out.print(f"Talk: {talk_summary(game, report)}")
     out.print(f"Timing: {report.timing_summary()}")
     if html is not None:
         for number, (record, seat) in enumerate(zip(report.games, report.seats), start=1):
@@ -176,7 +181,27 @@ def wire_features(granted: frozenset[str]) -> str:
     """The features a bot negotiated, in the order the referee offers them, for the report."""
     if not granted:
         return "none asked for (plain protocol v1 messages)"
-    return ", ".join(name for name in features.OFFERED if name in granted) + " (SPEC.md §13)"
+    return ", ".join(name for name in features.OFFERED if name in granted) + " (SPEC.md §13, §14)"
+
+
+def talk_summary(game: Game, report: CheckReport) -> str:
+    """What the bot said, for a bot that asked for talk (SPEC.md §14): how many talk requests
+    it answered, or why it had none, so a silent check is never read as a tested talker."""
+    if not getattr(game, "supports_talk", False):
+        return f"asked for, but {game.title} has no talk"
+    talking = [(r, seat) for r, seat in zip(report.games, report.seats) if talk.OPTION in r.options]
+    if not talking:
+        return (
+            "asked for, but no other seat talked (the opponents do not ask for talk): check "
+            "with --opponent set to a talking bot, e.g. this bot itself"
+        )
+    answered = sum(
+        1
+        for record, seat in talking
+        for step in replay(record)
+        if step.kind == talk.TALK and step.decision is not None and step.decision.seat == seat
+    )
+    return f"{answered} talk request(s) answered in {len(talking)} game(s)"
 
 
 def decide_problems(report: CheckReport) -> list[tuple[int, str, str]]:

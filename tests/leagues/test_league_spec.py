@@ -278,6 +278,11 @@ def test_bad_options_give_the_games_message(tmp_path):
     assert_error(tmp_path, text, 8, "[options] rejected by corruption", "unknown variant", "nope")
 
 
+def test_talk_is_not_an_option_a_league_sets(tmp_path):
+    text = GOOD.replace('"corruption"', '"intrigue"') + "\n[options]\ntalk = [0, 1]\n"
+    assert_error(tmp_path, text, 8, "[options] talk", "ask for it in their hello", "remove it")
+
+
 def test_an_unknown_option_points_at_it(tmp_path):
     text = GOOD + "\n[options]\nvariants = []\nspeed = 2\n"
     assert_error(tmp_path, text, 9, "unknown option", "the only option is 'variants'")

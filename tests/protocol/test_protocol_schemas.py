@@ -136,7 +136,7 @@ def test_referee_hello_states_protocol_1(schemas):
         "type": "hello",
         "protocol": 1,
         "arena": "0.1.0",
-        "features": ["view-patch", "game-id-once", "event-batch", "choice-products"],
+        "features": ["view-patch", "game-id-once", "event-batch", "choice-products", "talk"],
     }
     assert schemas.validator("hello", strict=True).is_valid(messages.hello("0.1.0"))
 

@@ -44,7 +44,7 @@ def patched_request(request_id: int, patch: list[dict[str, Any]]) -> dict[str, A
 
 def test_the_sdk_asks_for_what_is_offered_and_nothing_from_a_referee_that_offers_none():
     hello = run([OFFERING], lambda view, desc: None)[0]
-    assert hello["features"] == list(features.OFFERED)
+    assert hello["features"] == list(features.WIRE)  # talk only with a talk function
     plain = run([{"type": "hello", "protocol": 1, "arena": "0"}], lambda view, desc: None)[0]
     assert plain == {"type": "hello", "protocol": 1, "name": "tester", "version": ""}
 

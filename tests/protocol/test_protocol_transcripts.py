@@ -80,7 +80,7 @@ def test_the_negotiated_session_rebuilds_each_view_by_its_patch(transcripts):
     the last view gives the view its note states."""
     lines = transcripts["negotiated.jsonl"]
     offered, asked = lines[0]["msg"]["features"], lines[1]["msg"]["features"]
-    assert set(offered) == set(features.OFFERED) and set(offered) <= set(asked)
+    assert set(offered) == set(features.OFFERED) and set(features.WIRE) <= set(asked)
     view = None
     for line in lines:
         msg = line["msg"]

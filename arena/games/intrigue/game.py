@@ -37,6 +37,8 @@ class IntrigueGame:
     """Names accepted in options["variants"]."""
     max_decisions: int = _MAX_DECISIONS
     """Upper bound on decisions in one game."""
+    supports_talk: bool = True
+    """Seats that ask for talk (SPEC.md §14) get talk windows."""
 
     def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """``{"variants": [sorted unique names]}``; BadOptions names the fix."""

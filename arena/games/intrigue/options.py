@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from arena.games.base import normalize_variants
+from arena.games import talk
 
 
 class Variant(StrEnum):
@@ -20,8 +20,9 @@ KNOWN_VARIANTS: tuple[str, ...] = tuple(sorted(v.value for v in Variant))
 
 
 def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """``{"variants": [...]}`` with the names sorted and unique; raises BadOptions naming the fix."""
-    return {"variants": normalize_variants(options, KNOWN_VARIANTS)}
+    """``{"variants": [...]}`` with the names sorted and unique, and the talking seats the
+    referee set (``"talk"``, SPEC.md §14); raises BadOptions naming the fix."""
+    return talk.normalize_options(options, KNOWN_VARIANTS)
 
 
 def parse_variants(options: dict[str, Any]) -> frozenset[Variant]:
