@@ -10,7 +10,15 @@ from arena.bundled import BUNDLED_DIR, bundled_bot, bundled_names, locate_bot
 from arena.manifest import ManifestError, load_bot
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ["corruption-greedy", "intrigue-honest", "intrigue-shark", "paranoia-survivor", "random"]
+SHIPPED = [
+    "corruption-greedy",
+    "intrigue-honest",
+    "intrigue-shark",
+    "paranoia-loyal",
+    "paranoia-survivor",
+    "paranoia-traitor",
+    "random",
+]
 
 
 def test_the_bundled_bots_are_the_folders_of_bots_with_a_manifest() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games import talk
+
 
 def _seat(seat: int | None) -> str:
     return "nobody" if seat is None else f"seat {seat}"
@@ -131,4 +133,6 @@ def describe(body: dict[str, Any]) -> str:
         )
         return f"Game over after {body['missions']} missions ({body['ended_by']}). {ranks}"
     line = _SIMPLE.get(kind)
-    return line(body) if line is not None else f"{kind}: {body}"
+    if line is not None:
+        return line(body)
+    return talk.describe(body) or f"{kind}: {body}"

@@ -19,14 +19,16 @@ from protocol.legal import choice
 if TYPE_CHECKING:
     from arena.games.paranoia.state import ParanoiaState
 
-ROUNDS = 2
-"""Rounds of a talk window: one to say something, one to answer it (a window closes sooner,
-after a round in which every talker passed)."""
 BEFORE_TURN = "before-turn"
 """The window before each card-play turn taken; the seat whose turn it is speaks first."""
 MISSION_END = "mission-end"
 """The window once a mission's Internal Security is over (not after the last mission); the
 Team Leader speaks first."""
+ROUNDS = {BEFORE_TURN: 1, MISSION_END: 2}
+"""Rounds of each window (every round is played, SPEC.md §14). Before a turn, one: the
+player announces, the others answer it (a proposal made later in the round waits for the
+next window: they come every turn). As a mission ends, two: time to make and answer pacts
+for the next mission."""
 
 
 class ParanoiaTerms:
@@ -66,7 +68,8 @@ def window(state: ParanoiaState, label: str, first: int) -> Generator[Decision, 
     if len(state.talkers) < 2:
         return
     state.talk_windows += 1
-    talk = TalkWindow(state.talk_windows, label, sorted(state.talkers), first, ROUNDS, state.terms)
+    rounds = ROUNDS[label]
+    talk = TalkWindow(state.talk_windows, label, sorted(state.talkers), first, rounds, state.terms)
     state.talk = talk
     while not talk.done:
         state.context = {"kind": "talk", "window": label}
@@ -77,4 +80,4 @@ def window(state: ParanoiaState, label: str, first: int) -> Generator[Decision, 
 
 def max_decisions(players: int) -> int:
     """Decisions one window can take at most."""
-    return players * ROUNDS
+    return players * max(ROUNDS.values())

@@ -1,6 +1,6 @@
 """No seat learns another seat's hand, the decks' order or a secret role it does not hold.
 
-Four proofs:
+Five proofs:
 - a differential test on the bytes each seat is sent: a game and its twin in which one seat
   holds a different card (swapped with the bottom card of the Action deck), played with the
   same decisions, send every other seat identical bytes until the card could be seen, and ask
@@ -12,7 +12,9 @@ Four proofs:
 - views are built from what the seat may know: changing everything hidden from a seat (other
   hands, the deck order, the role's holder) leaves its view byte for byte the same;
 - what the real referee sends: no other seat's cards in any event, the secret role's holder
-  only to its holder, and each seat's requests numbered 1, 2, 3 ... on their own.
+  only to its holder, and each seat's requests numbered 1, 2, 3 ... on their own;
+- table talk: twin games differing in one private note send every third seat (talker or not)
+  identical bytes.
 """
 
 from __future__ import annotations
@@ -367,3 +369,54 @@ def test_the_referee_sends_no_seat_another_seats_cards_or_the_role_holder():
                     assert event["holder"] in (None, seat)
             assert ids == list(range(1, len(ids) + 1)), "each seat numbers its own requests"
     assert roles_seen > 0, "a secret role was handed out in these games"
+
+
+def _noting(note: dict[str, Any] | None, seed: int):
+    """A seeded random decide whose first talk answer is ``note`` (None: random too)."""
+    rng = random.Random(seed)
+    sent = [note is None]
+
+    def decide(view: dict[str, Any], legal_desc: dict[str, Any]) -> Any:
+        answer = legal.random_action(legal_desc, rng)  # drawn anyway: the twins stay in step
+        if legal_desc.get("kind") == "record" and not sent[0]:
+            sent[0] = True
+            return note
+        return answer
+
+    return decide
+
+
+def _talk_game(note: dict[str, Any], seed: int) -> list[list[bytes]]:
+    """A 4-seat game through the real referee, seats 0-2 talking, seat 3 not, seat 0's first
+    talk answer being ``note``; every message each seat was sent, as bytes."""
+    wants = [frozenset({"talk"})] * 3 + [frozenset()]
+    deciders = [_noting(note, seed)] + [_noting(None, seed * 10 + seat) for seat in range(1, 4)]
+    bots = [InProcessBot(decide, wanted) for decide, wanted in zip(deciders, wants, strict=True)]
+    for bot in bots:
+        bot.keep_messages = True
+    record = play_game(
+        GAME,
+        [SeatedBot(BotIdentity(f"b{seat}", "1", "-"), bot) for seat, bot in enumerate(bots)],
+        seed=seed,
+        options={},
+        game_id="twin",
+        bot_seed_key=b"twin",
+    )
+    assert record.options["talk"] == [0, 1, 2]
+    return [[codec.encode(message) for message in bot.received] for bot in bots]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_private_note_changes_no_byte_a_third_seat_is_sent(seed):
+    """Twin games through the referee differing in one private note from seat 0 to seat 1
+    (its act, terms and text; or sent or not) send the third talker and the seat that does not
+    talk identical bytes; the addressee is sent the note."""
+    note = {"act": "promise", "to": 1, "terms": {"spare": 1}, "text": "you are safe with me"}
+    other = {"act": "threat", "to": 1, "terms": {"target": 1}, "text": "you are next"}
+    silence = {"act": "pass"}
+    first, second, silent = (_talk_game(n, seed) for n in (note, other, silence))
+    for seat in (2, 3):
+        assert first[seat] == second[seat] == silent[seat], f"seat {seat} learnt of the note"
+    assert len(first[2]) > 100
+    assert first[1] != second[1], "the addressee reads it"
+    assert any(b"you are safe with me" in line for line in first[1])

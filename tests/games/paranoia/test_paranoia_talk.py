@@ -61,8 +61,7 @@ def test_without_talkers_there_is_no_talk_at_all() -> None:
 
 def test_a_window_before_each_turn_asks_the_talkers_from_the_seat_whose_turn_it_is() -> None:
     """Seats 1 and 3 talk, seats 0 and 2 do not: before seat 0's turn seat 1 speaks first
-    (the first talker from the turn's seat on), a non-talker is never asked; a round in which
-    everyone passed closes the window."""
+    (the first talker from the turn's seat on), a non-talker is never asked; one round."""
     state, _ = new(4, talkers=frozenset({1, 3}))
     assert pending(state) == (1, "talk")
     assert state.view(1)["decision"] == {"kind": "talk", "window": "before-turn"}
@@ -82,16 +81,16 @@ def test_a_window_before_each_turn_asks_the_talkers_from_the_seat_whose_turn_it_
     assert silence(state) == [3, 1], "before seat 2's turn, from seat 2 on"
 
 
-def test_a_window_runs_at_most_its_rounds_and_a_message_keeps_it_open() -> None:
+def test_a_window_before_a_turn_has_one_round_and_every_message_is_read() -> None:
+    assert ROUNDS == {"before-turn": 1, "mission-end": 2}
     state, _ = new(3, talkers=frozenset({0, 1, 2}))
     spoken = 0
-    for _ in range(ROUNDS):
-        for seat in (0, 1, 2):
-            events = talk(state, seat, say("tell", text=f"round talk {seat}"))
-            spoken += sum(e.kind == "said" for e in events)
-    assert spoken == 3 * ROUNDS
-    assert pending(state) == (0, "turn"), f"closed after {ROUNDS} rounds"
-    assert len(state.view(2)["talk"]["messages"]) == 3 * ROUNDS
+    for seat in (0, 1, 2):
+        events = talk(state, seat, say("tell", text=f"I am loyal, says {seat}"))
+        spoken += sum(e.kind == "said" for e in events)
+    assert spoken == 3
+    assert pending(state) == (0, "turn"), "closed after its one round"
+    assert len(state.view(2)["talk"]["messages"]) == 3
 
 
 def test_a_private_note_reaches_its_addressee_alone() -> None:
@@ -130,7 +129,7 @@ def test_the_terms_name_seats_and_cards_and_a_pact_binds_nobody() -> None:
     legal_1 = state.pending().legal
     assert legal_1["fields"]["ref"]["options"] == [{"round": 1, "from": 0}]
     events = talk(state, 1, say("accept", 0, ref={"round": 1, "from": 0}))
-    assert [e.kind for e in events] == ["said"], "nothing carried out: nothing is binding"
+    assert [e.kind for e in events] == ["said", "turn"], "nothing carried out: none binds"
     silence(state)
     events = act(state, 0, "turn", play(DENOUNCE, "another", 1))
     assert any(e.kind == "treason" and e.data["seat"] == 1 for e in events), "pact broken"
@@ -225,7 +224,7 @@ def test_the_pass_is_the_default_answer() -> None:
 
 def test_an_executed_troubleshooters_player_still_talks_as_the_mission_ends() -> None:
     """Talk is the player's, not its troubleshooter's: seat 0, executed at Internal Security,
-    is asked in the mission-end window."""
+    is asked in the mission-end window, which plays both its rounds though nobody speaks."""
     state, _ = new(
         3, mission=FLUSH, hands=[[ABORT], [], []], treason=[3, 0, 0], talkers=frozenset({0, 1})
     )
@@ -236,4 +235,4 @@ def test_an_executed_troubleshooters_player_still_talks_as_the_mission_ends() ->
     assert state.view(0)["talk"]["window"] == "mission-end"
     assert not state.ts[0].alive, "executed as a traitor"
     assert state.leader == 1, "its successor leads, so speaks first"
-    assert silence(state) == [1, 0]
+    assert silence(state) == [1, 0, 1, 0]
