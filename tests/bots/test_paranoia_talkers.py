@@ -15,6 +15,7 @@ from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
 from arena.record import BotIdentity, GameRecord
 from arena.referee import SeatedBot, play_game
+from arena.replay import replay
 from protocol import features
 from protocol.paranoia_word import Word
 
@@ -64,8 +65,10 @@ def table(names: list[str], seed: int) -> tuple[GameRecord, list[InProcessBot]]:
     for seat, name in enumerate(names):
         if name == "random":
             bots.append(InProcessBot(random_decider(seed * 10 + seat)))
-        else:
-            bots.append(TalkingBot(load(name)))
+        elif hasattr(module := load(name), "chat"):
+            bots.append(TalkingBot(module))
+        else:  # a bot that does not talk
+            bots.append(InProcessBot(module.decide))
     record = play_game(
         get_game("paranoia"),
         [
@@ -140,3 +143,17 @@ def test_the_traitor_breaks_its_word_and_loyal_bots_remember_it():
                 ]
                 assert denounced and denounced[0]["terms"] == {"target": 0}
     assert betrayals > 0 and liars_found > 0
+
+
+def test_a_talking_game_replays_with_its_talk_and_a_seat_sees_only_its_own():
+    """The record rebuilds the talk exactly (options["talk"] is recorded); a seat's replay
+    shows the private notes it was party to and no other."""
+    record, bots = table(["paranoia-traitor", "paranoia-loyal", "paranoia-loyal"], 5)
+    steps = list(replay(record))
+    assert len(steps) == len(record.decisions) + 1
+    events = [event for step in steps for event in step.events]
+    said_all = [{"kind": "said", **e.data} for e in events if e.kind == "said"]
+    assert said_all and any(m["to"] != "all" for m in said_all), "private notes were sent"
+    for seat in range(3):
+        readable = [m for m in said_all if m["to"] in ("all", seat) or m["from"] == seat]
+        assert said(bots[seat]) == readable, f"seat {seat} was told exactly its talk"
