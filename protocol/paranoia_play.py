@@ -352,9 +352,11 @@ def choose_tie(seen: Seen, options: list[dict[str, Any]], context: dict[str, Any
 
 
 def decide(
-    view: dict[str, Any], legal: dict[str, Any], regard: dict[int, float] | None = None
+    view: dict[str, Any], legal: dict[str, Any], *, regard: dict[int, float] | None = None
 ) -> Any:
-    """One answer, from the view alone (and the ``regard`` for seats, see Seen)."""
+    """One answer, from the view alone (and the ``regard`` for seats, see Seen). ``regard`` is
+    keyword-only: the SDK passes a third positional argument (its context) to a decide that
+    takes one."""
     options = legal.get("options") if legal.get("kind") == "choice" else None
     if not options:
         return default_action(legal)

@@ -32,7 +32,7 @@ def regard(word: Word) -> dict[int, float]:
 
 
 def decide(view: dict[str, Any], legal: dict[str, Any], ctx: Any) -> Any:
-    return play(view, legal, regard(WORDS.of(ctx.game)))
+    return play(view, legal, regard=regard(WORDS.of(ctx.game)))
 
 
 def chat(view: dict[str, Any], legal: dict[str, Any], ctx: Any) -> dict[str, Any]:

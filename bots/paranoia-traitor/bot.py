@@ -26,7 +26,7 @@ WORDS = Words()
 def decide(view: dict[str, Any], legal: dict[str, Any], ctx: Any) -> Any:
     word = WORDS.of(ctx.game)
     trusting = {seat: BETRAY for seat in word.bound if word.bound_now(seat)}
-    return play(view, legal, trusting)
+    return play(view, legal, regard=trusting)
 
 
 def chat(view: dict[str, Any], legal: dict[str, Any], ctx: Any) -> dict[str, Any]:

@@ -157,3 +157,13 @@ def test_a_talking_game_replays_with_its_talk_and_a_seat_sees_only_its_own():
     for seat in range(3):
         readable = [m for m in said_all if m["to"] in ("all", seat) or m["from"] == seat]
         assert said(bots[seat]) == readable, f"seat {seat} was told exactly its talk"
+
+
+def test_the_shared_play_is_called_by_the_sdk_with_view_and_legal_alone():
+    """protocol.sdk passes its context as a third positional argument to a decide taking three:
+    the survivor's decide (the shared play) must take two, its regard being keyword-only."""
+    from protocol import sdk
+    from protocol.paranoia_play import decide
+
+    assert not sdk._takes_context(decide)
+    assert sdk._takes_context(load("paranoia-loyal").decide)
