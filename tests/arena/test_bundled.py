@@ -16,7 +16,9 @@ SHIPPED = [
     "intrigue-liar",
     "intrigue-shark",
     "intrigue-trusty",
+    "paranoia-loyal",
     "paranoia-survivor",
+    "paranoia-traitor",
     "random",
 ]
 

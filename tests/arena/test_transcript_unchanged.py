@@ -28,7 +28,7 @@ CASES: list[tuple[str, int, dict[str, Any], str]] = [
         "62e872993566296d353ee236f258ccd660a0739842c823e7c5cd053aad44ccaf",
     ),
     ("intrigue", 4, {}, "1d30cd030cb10866ca9efd24a2c71ea90f342dce1a66f70b6057a6e039ab76b1"),
-    ("paranoia", 5, {}, "c153515a2470a8a4cd5e8243cf2c0a8f4810bbba6a86091ca8fc063596304dc7"),
+    ("paranoia", 5, {}, "537c0d57d7dd70a7eccd87d0155402c61c3cf15481a4bd09693d6fbbbdfbfb40"),
 ]
 
 

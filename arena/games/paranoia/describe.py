@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games import talk
+
 
 def _seat(seat: int | None) -> str:
     return "nobody" if seat is None else f"seat {seat}"
@@ -19,6 +21,7 @@ def _played(b: dict[str, Any]) -> str:
         "turn": "",
         "respond": f" in answer to {b['answers']}" if b["answers"] else " (play anytime)",
         "dying": " as its dying action",
+        "turn-end": " between turns",
         "phase-end": " as the phase ends",
     }[b["context"]]
     return f"Seat {b['seat']} plays {b['card']} ({b['section']}){on}{why}"
@@ -130,4 +133,6 @@ def describe(body: dict[str, Any]) -> str:
         )
         return f"Game over after {body['missions']} missions ({body['ended_by']}). {ranks}"
     line = _SIMPLE.get(kind)
-    return line(body) if line is not None else f"{kind}: {body}"
+    if line is not None:
+        return line(body)
+    return talk.describe(body) or f"{kind}: {body}"

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from arena.games.base import Decision
-from arena.games.paranoia import debriefing, effects
+from arena.games.paranoia import debriefing, effects, tabletalk
 from arena.games.paranoia.deaths import die, return_clone
 from arena.games.paranoia.plays import (
     Play,
@@ -86,6 +86,8 @@ def mission(state: ParanoiaState) -> Flow:
     yield from debriefing.debrief(state)
     state.phase = Phase.INTERNAL_SECURITY
     debriefing.internal_security(state)
+    if not state.game_ending and state.mission_number < state.mission_cap:
+        yield from tabletalk.window(state, tabletalk.MISSION_END, state.leader)
     assert state.mission is not None
     state.missions.discards.append(state.mission.id)
 
@@ -179,8 +181,10 @@ def _card_play(state: ParanoiaState) -> Flow:
             t.skips -= 1
             state.log("turn-skipped", {"seat": seat, "reason": "card"})
         else:
+            yield from tabletalk.window(state, tabletalk.BEFORE_TURN, seat)
             state.log("turn", {"seat": seat})
-            yield from _turn(state, seat)
+            discarded = yield from _turn(state, seat)
+            yield from _turn_end_window(state, seat, discarded)
         state.turns_taken += 1
         seat = (seat + 1) % state.players
     state.turn = None
@@ -188,7 +192,8 @@ def _card_play(state: ParanoiaState) -> Flow:
 
 
 def _turn(state: ParanoiaState, seat: int) -> Flow:
-    """Play or discard one card; Play Anytime cards played first do not use the turn."""
+    """Play or discard one card; Play Anytime cards played first do not use the turn. Returns
+    the card discarded, if the turn ended in a discard."""
     t = state.ts[seat]
     at_start = True
     while t.alive and phase_over(state) is None:
@@ -210,10 +215,11 @@ def _turn(state: ParanoiaState, seat: int) -> Flow:
             state.actions.discards.append(answer["discard"])
             state.plays += 1
             state.log("discarded", {"seat": seat, "card": answer["discard"], "by": None})
-            return
+            return str(answer["discard"])
         yield from play(state, seat, answer, "turn")
         if answer["section"] != SectionKind.ANYTIME:
-            return
+            return None
+    return None
 
 
 def turn_options(state: ParanoiaState, seat: int, can_complete: bool) -> list[dict[str, Any]]:
@@ -296,6 +302,30 @@ def _answers(state: ParanoiaState, seat: int, top: Play | None) -> list[dict[str
     for card_id in distinct(t.hand):
         options += anytime_options(state.actions_by_id[card_id], t, alive, top)
     return options
+
+
+def _turn_end_window(state: ParanoiaState, seat: int, discarded: str | None) -> Flow:
+    """Between two turns (ruling 27): once ``seat``'s turn is over, each living seat is asked
+    once, from its left, whether or not it holds a Play Anytime card it could play now (ruling
+    23). After a discard (``"reason": "discard"``) the discarder is not asked: it could play
+    any such card on its turn before discarding, and nothing has happened since. After a card
+    played and resolved (``"reason": "turn-end"``) the player is asked last: its card's outcome
+    is news to it too. No window once card play is over: the phase-end window follows."""
+    n = state.players
+    if discarded is None:
+        context: dict[str, Any] = {"reason": "turn-end", "seat": seat}
+    else:
+        context = {"reason": "discard", "discarded": {"seat": seat, "card": discarded}}
+    for k in range(1, n + 1):
+        asked = (seat + k) % n
+        if phase_over(state) is not None:
+            return
+        if not state.ts[asked].alive or (asked == seat and discarded is not None):
+            continue
+        options = _answers(state, asked, None)  # none: {"pass": true} is its only option
+        answer = yield from state.ask(asked, "respond", [PASS, *options], context)
+        if "play" in answer:
+            yield from play(state, asked, answer, "turn-end")
 
 
 def _phase_end_window(state: ParanoiaState) -> Flow:

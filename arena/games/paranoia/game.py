@@ -8,6 +8,7 @@ from typing import Any
 from arena.games import talk
 from arena.games.base import Event, check_players
 from arena.games.paranoia import state as _state
+from arena.games.paranoia import tabletalk
 from arena.games.paranoia.cardset import load_cardset
 from arena.games.paranoia.describe import describe as _describe
 from arena.games.paranoia.flow import PLAY_CAP
@@ -23,9 +24,11 @@ def max_decisions(cards: CardSet, players: int = MAX_PLAYERS) -> int:
 
     Every decision that can put a card into play is asked only while fewer than PLAY_CAP cards
     were played this mission, and each play brings at most: its response window (players - 1
-    asks), and per effect one dying action per troubleshooter, one steal question, one owner's
-    discard per card discarded, one tie. Add the phase-end window (one ask per seat), a
-    debriefing tie and the Team Leader's "complete".
+    asks), the window between turns (players asks: a turn ends only after a card played or
+    discarded), the talk window before the turn, and per effect one dying action per
+    troubleshooter, one steal question, one owner's discard per card discarded, one tie. Add the phase-end window (one ask per seat), a
+    debriefing tie, the Team Leader's "complete" and two talk windows (the turn that declares
+    the mission complete plays nothing; the window as the mission ends).
 
     Since ruling 23 every window asks every other living seat (most with only a pass), so
     normal games now pay the window term in full: about 3.6 times the decisions at 5 seats.
@@ -36,8 +39,9 @@ def max_decisions(cards: CardSet, players: int = MAX_PLAYERS) -> int:
     sections = [s for a in cards.actions for s in a.sections]
     effects = max(len(s.effects) for s in sections)
     discard = max((e.amount or 0 for s in sections for e in s.effects), default=0)
-    per_play = 1 + (players - 1) + effects * (players + 1 + discard + 1)
-    per_mission = PLAY_CAP * per_play + players + 2
+    talking = tabletalk.max_decisions(players)
+    per_play = 1 + (players - 1) + players + talking + effects * (players + 1 + discard + 1)
+    per_mission = PLAY_CAP * per_play + players + 2 + 2 * talking
     return MISSION_CAP * per_mission
 
 
@@ -74,8 +78,8 @@ class ParanoiaGame:
     ) -> tuple[_state.ParanoiaState, list[Event]]:
         """A new game (leader drawn, first mission dealt) and its events so far."""
         check_players(self, players)
-        self.normalize_options(options)
-        return _state.start(players, seed, self.cards, MISSION_CAP)
+        talkers = talk.talkers(self.normalize_options(options), players)
+        return _state.start(players, seed, self.cards, MISSION_CAP, talkers)
 
     def describe(self, event: dict[str, Any]) -> str:
         """An event body in words (for replays)."""

@@ -33,7 +33,8 @@ def broken(state: ParanoiaState) -> list[str]:
     if any(v < 0 for v in state.counters.values()):
         problems.append(f"a mission counter is negative: {state.counters}")
     decision = state.pending()
-    if decision is not None and not state.ts[decision.seat].alive:
+    if decision is not None and not state.ts[decision.seat].alive and decision.kind != "talk":
+        # talk is the player's, not its troubleshooter's: the dead talk too
         problems.append(f"dead seat {decision.seat} is asked to decide ({decision.kind})")
     return problems
 

@@ -34,7 +34,7 @@ class Play:
     answers: Play | None = None
     """The play it answers (anytime cards), if any."""
     context: str = "turn"
-    """How it was played: turn, respond, dying, phase-end."""
+    """How it was played: turn, respond, dying, turn-end (between turns), phase-end."""
     cancelled: bool = False
     """A cancel resolved against it: it will do nothing."""
     negated: bool = False

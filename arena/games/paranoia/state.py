@@ -15,18 +15,27 @@ from typing import Any
 from arena.games.base import Decision, Event, Outcome, checked_action, ranks_from_keys
 from arena.games.paranoia import flow as _flow
 from arena.games.paranoia import invariants as _invariants
+from arena.games.paranoia import tabletalk
 from arena.games.paranoia import view as _view
 from arena.games.paranoia.flow import Phase
 from arena.games.paranoia.plays import Play, TableCard
 from arena.games.paranoia.table import Clearances, Troubleshooter, action_deck, mission_deck
 from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Mission, MissionCounter
+from arena.games.talk import TalkWindow
 from protocol.legal import choice
 
 
 class ParanoiaState:
     """A game in progress (base.GameState). Changed only by ``apply``."""
 
-    def __init__(self, players: int, seed: int, cards: CardSet, mission_cap: int) -> None:
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        cards: CardSet,
+        mission_cap: int,
+        talkers: frozenset[int] = frozenset(),
+    ) -> None:
         self.players = players
         """Number of seats (3..8)."""
         self.cards = cards
@@ -80,6 +89,14 @@ class ParanoiaState:
         """Why the game ended: last-clone or mission-cap."""
         self.context: dict[str, Any] | None = None
         """What the pending decision is about (shown in the decider's view)."""
+        self.talkers = talkers
+        """The seats that talk (options["talk"], SPEC.md §14); talk windows need two."""
+        self.terms = tabletalk.ParanoiaTerms(players, list(self.actions_by_id))
+        """The structured terms talk may use (none binding)."""
+        self.talk: TalkWindow | None = None
+        """The current or last talk window."""
+        self.talk_windows = 0
+        """Talk windows opened so far (their numbers)."""
         self._events: list[Event] = []
         self._pending: Decision | None = None
         self._flow: Generator[Decision, Any, None] = _flow.game(self)
@@ -96,12 +113,20 @@ class ParanoiaState:
         return self._run(action)
 
     def view(self, seat: int) -> dict[str, Any]:
-        """Everything this seat may know now."""
-        return _view.seat_view(self, seat)
+        """Everything this seat may know now; a talker's adds the talk it may read (``talk``:
+        the current or last window, None before the first)."""
+        view = _view.seat_view(self, seat)
+        if seat in self.talkers:
+            view["talk"] = None if self.talk is None else self.talk.view(seat)
+        return view
 
     def table_view(self) -> dict[str, Any]:
-        """Everything, hidden or not."""
-        return _view.table_view(self)
+        """Everything, hidden or not (every message of the current or last talk window)."""
+        view = _view.table_view(self)
+        if self.talkers:
+            talk = self.talk
+            view["talk"] = None if talk is None else [m.json() for m in talk.messages]
+        return view
 
     def outcome(self) -> Outcome:
         """Score = clearance rank (0 RED .. 7 ULTRAVIOLET); ties broken by fewer treason as held
@@ -134,6 +159,10 @@ class ParanoiaState:
     ) -> None:
         """Record an event of the decision being applied."""
         self._events.append(Event(kind, data, seen_by, others))
+
+    def emit(self, events: list[Event]) -> None:
+        """Record events built elsewhere (a talk window's)."""
+        self._events.extend(events)
 
     def ask(
         self, seat: int, kind: str, options: list[Any], context: dict[str, Any]
@@ -221,8 +250,12 @@ class ParanoiaState:
 
 
 def start(
-    players: int, seed: int, cards: CardSet, mission_cap: int
+    players: int,
+    seed: int,
+    cards: CardSet,
+    mission_cap: int,
+    talkers: frozenset[int] = frozenset(),
 ) -> tuple[ParanoiaState, list[Event]]:
     """A new game, run to its first decision, and the events so far."""
-    state = ParanoiaState(players, seed, cards, mission_cap)
+    state = ParanoiaState(players, seed, cards, mission_cap, talkers)
     return state, state._run(None)

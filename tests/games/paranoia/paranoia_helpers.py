@@ -97,13 +97,15 @@ def start_position(
     cards: CardSet | None = None,
     mission_cap: int = 40,
     seed: int = 0,
+    talkers: frozenset[int] = frozenset(),
 ) -> tuple[ParanoiaState, list[Event]]:
     """A game about to begin ``mission`` with ``leader`` leading, each seat holding
     ``hands[seat]``, the Action deck's top cards being ``deck`` (first drawn first; the rest of
-    the set shuffled beneath), and the given clearances, treason, wounds and clones. The flow
+    the set shuffled beneath), and the given clearances, treason, wounds and clones; the seats
+    in ``talkers`` talk. The flow
     then runs as in play (deal top-ups included) to its first decision; everything after that
     goes through ``apply``."""
-    state = ParanoiaState(players, seed, cards or load_cardset(), mission_cap)
+    state = ParanoiaState(players, seed, cards or load_cardset(), mission_cap, talkers)
     rest = list(state.actions.cards)
     deck = deck or []
     for card in [c for hand in hands for c in hand] + deck:
@@ -243,8 +245,8 @@ def pass_windows(state: ParanoiaState, *, dying: bool = False) -> list[Event]:
 
 def window(state: ParanoiaState, about: str | None = None) -> list[tuple[int, bool]]:
     """Pass pending response windows while they are about the same thing as the first one
-    (the card being answered, or the phase end), or about ``about`` (a card id or
-    "phase-end"); for each seat asked, in order: (seat, whether it had anything to play)."""
+    (the card being answered, the discard, the turn's end or the phase end), or about
+    ``about`` (a card id, "discard", "turn-end" or "phase-end"); for each seat asked, in order: (seat, whether it had anything to play)."""
     seats: list[tuple[int, bool]] = []
     while (decision := state.pending()) is not None and decision.kind == "respond":
         subject = _subject(state)
@@ -263,8 +265,8 @@ def asked(state: ParanoiaState, about: str | None = None) -> list[int]:
 
 def _subject(state: ParanoiaState) -> str:
     context = state.context or {}
-    if context.get("reason") == "phase-end":
-        return "phase-end"
+    if context.get("reason") in ("phase-end", "turn-end", "discard"):
+        return str(context["reason"])
     return context["answering"]["card"]
 
 

@@ -55,6 +55,8 @@ def test_a_window_asks_every_other_living_seat_from_the_players_left() -> None:
     assert options(state) == [PASS]
     assert window(state) == [(3, False), (4, True), (0, True), (1, True)]
     assert wounds(state) == [0, 0, 0, 0, 1]
+    # then the window between turns (ruling 27): only seat 1's Convincing Story stands alone
+    assert window(state) == [(3, False), (4, False), (0, False), (1, True), (2, False)]
     assert pending(state) == (3, "turn")
 
 
@@ -87,7 +89,8 @@ def test_a_window_closes_once_its_card_is_cancelled() -> None:
     act(state, 1, "respond", play(BETTER_IDEA, "anytime"))
     assert state.view(2)["decision"]["answering"]["card"] == BETTER_IDEA
     assert window(state) == [(2, True), (3, True), (0, False)], "about the Better Idea"
-    # not asked again about the cancelled Golden Opportunity
+    # not asked again about the cancelled Golden Opportunity: next, the window between turns
+    assert window(state) == [(1, False), (2, True), (3, True), (0, False)]
     assert pending(state) == (1, "turn")
 
 
@@ -140,6 +143,7 @@ def test_bribe_cannot_answer_a_card_that_cancels_nothing() -> None:
     act(state, 0, "turn", play(GOLDEN, "yourself"), forced=False)
     assert pending(state) == (1, "respond") and options(state) == [PASS], "it holds a Bribe"
     assert window(state) == [(1, False), (2, False)]
+    assert window(state, "turn-end") == [(1, False), (2, False), (0, False)]
     assert pending(state) == (1, "turn")
     assert len(state.ts[0].hand) == 7, "5 + the bonus card - the play + 2 drawn"
 
@@ -197,6 +201,7 @@ def test_docbot_answers_only_cards_that_wound() -> None:
     state, _ = new(3, hands=[[DENOUNCE, LASER], [DOCBOT]])
     act(state, 0, "turn", play(DENOUNCE, "another", 2), forced=False)
     assert window(state) == [(1, False), (2, False)], "a Docbot cannot answer a denunciation"
+    assert window(state, "turn-end") == [(1, False), (2, False), (0, False)]
     assert pending(state) == (1, "turn")
     assert treason(state) == [0, 0, 1]
 
@@ -206,6 +211,7 @@ def test_surprise_safety_inspection_cancels_only_weapons() -> None:
     state, _ = new(3, hands=[[DENOUNCE], [LASER], [INSPECTION]])
     act(state, 0, "turn", play(DENOUNCE, "another", 1), forced=False)
     assert window(state) == [(1, False), (2, False)], "a denunciation is no weapon"
+    assert window(state, "turn-end") == [(1, False), (2, False), (0, False)]
     assert pending(state) == (1, "turn")
     act(state, 1, "turn", play(LASER, "equal_or_lower", 0))
     assert pending(state) == (2, "respond")

@@ -202,7 +202,7 @@ def test_most_traitorous_ties_are_chosen_by_the_team_leader() -> None:
 
 def test_the_play_cap_ends_card_play(tmp_path: Path) -> None:
     """Ruling 19: after 200 cards played or discarded in one mission, no more turns or
-    windows: card play ends."""
+    windows (not even between turns): card play ends."""
     cards = custom_cards(
         tmp_path,
         TEST_MISSION
@@ -231,8 +231,9 @@ def test_the_play_cap_ends_card_play(tmp_path: Path) -> None:
         events += act(state, seat, "turn", play("a-forms", "yourself"), forced=False)
         turns += 1
     assert turns == 200 and state.plays == 200
-    # both other seats are asked after each card but the 200th; no phase-end window either
-    assert responds == 199 * 2
+    # after each card but the 200th: both other seats about the card, then all three between
+    # turns; no phase-end window either
+    assert responds == 199 * (2 + 3)
     assert len(of_kind(events, "played")) == 200
     assert one(events, "card-play-end") == {"reason": "play-cap"}
     assert one(events, "game-end")["ended_by"] == "mission-cap"

@@ -1,6 +1,6 @@
 """No seat learns another seat's hand, the decks' order or a secret role it does not hold.
 
-Four proofs:
+Five proofs:
 - a differential test on the bytes each seat is sent: a game and its twin in which one seat
   holds a different card (swapped with the bottom card of the Action deck), played with the
   same decisions, send every other seat identical bytes until the card could be seen, and ask
@@ -12,7 +12,9 @@ Four proofs:
 - views are built from what the seat may know: changing everything hidden from a seat (other
   hands, the deck order, the role's holder) leaves its view byte for byte the same;
 - what the real referee sends: no other seat's cards in any event, the secret role's holder
-  only to its holder, and each seat's requests numbered 1, 2, 3 ... on their own.
+  only to its holder, and each seat's requests numbered 1, 2, 3 ... on their own;
+- table talk: twin games differing in one private note send every third seat (talker or not)
+  identical bytes.
 """
 
 from __future__ import annotations
@@ -159,8 +161,10 @@ def test_other_seats_receive_identical_bytes_whatever_card_a_seat_holds(players,
 class Windows:
     """Follows a game's events and decisions; checks that each response window asked every
     other seat alive when its card was played, in turn order from the player's left (a
-    prefix of them if the card was cancelled: its window closes), and that the phase-end
-    window asked every living seat from the Team Leader clockwise."""
+    prefix of them if the card was cancelled: its window closes), that the window between
+    turns asked every living seat from the turn's player's left (but the player, after a
+    discard), and that the phase-end window asked every living seat from the Team Leader
+    clockwise."""
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -169,6 +173,8 @@ class Windows:
         self.open: list[dict[str, Any]] = []
         """Plays not resolved yet (the chain), each with the seats it must ask and has asked."""
         self.phase_end: dict[str, Any] | None = None
+        self.between: dict[str, Any] | None = None
+        """The window between turns being asked, if any."""
         self.windows = 0
         """Windows checked (phase-end windows included)."""
         self.only_pass = self.could_play = 0
@@ -187,12 +193,34 @@ class Windows:
             assert self.phase_end is not None and self.open == []
             self.phase_end["asked"].append(seat)
             return
+        if context["reason"] in ("turn-end", "discard"):
+            if self.between is None:
+                player = context.get("seat", context.get("discarded", {}).get("seat"))
+                expected = self._from((player + 1) % self.players)
+                if context["reason"] == "discard":
+                    expected.remove(player)
+                self.between = {"expected": expected, "asked": []}
+            self.between["asked"].append(seat)
+            return
         window = self.open[-1]
         answering = context["answering"]
         assert (answering["seat"], answering["card"]) == (window["seat"], window["card"])
         window["asked"].append(seat)
 
+    def _close_between(self, whole: bool) -> None:
+        """The window between turns is over: the next turn came (``whole``) or card play
+        ended (it stops once the phase is over)."""
+        if self.between is not None:
+            asked, expected = self.between["asked"], self.between["expected"]
+            assert asked == (expected if whole else expected[: len(asked)]), (
+                f"the window between turns asked {asked}, not {expected}"
+            )
+            self.between = None
+            self.windows += 1
+
     def event(self, kind: str, data: dict[str, Any]) -> None:
+        if kind in ("turn", "turn-skipped", "card-play-end"):
+            self._close_between(whole=kind != "card-play-end")
         if kind in ("setup", "mission"):
             self.leader = data["team_leader"]
         elif kind == "new-leader":
@@ -341,3 +369,54 @@ def test_the_referee_sends_no_seat_another_seats_cards_or_the_role_holder():
                     assert event["holder"] in (None, seat)
             assert ids == list(range(1, len(ids) + 1)), "each seat numbers its own requests"
     assert roles_seen > 0, "a secret role was handed out in these games"
+
+
+def _noting(note: dict[str, Any] | None, seed: int):
+    """A seeded random decide whose first talk answer is ``note`` (None: random too)."""
+    rng = random.Random(seed)
+    sent = [note is None]
+
+    def decide(view: dict[str, Any], legal_desc: dict[str, Any]) -> Any:
+        answer = legal.random_action(legal_desc, rng)  # drawn anyway: the twins stay in step
+        if legal_desc.get("kind") == "record" and not sent[0]:
+            sent[0] = True
+            return note
+        return answer
+
+    return decide
+
+
+def _talk_game(note: dict[str, Any], seed: int) -> list[list[bytes]]:
+    """A 4-seat game through the real referee, seats 0-2 talking, seat 3 not, seat 0's first
+    talk answer being ``note``; every message each seat was sent, as bytes."""
+    wants = [frozenset({"talk"})] * 3 + [frozenset()]
+    deciders = [_noting(note, seed)] + [_noting(None, seed * 10 + seat) for seat in range(1, 4)]
+    bots = [InProcessBot(decide, wanted) for decide, wanted in zip(deciders, wants, strict=True)]
+    for bot in bots:
+        bot.keep_messages = True
+    record = play_game(
+        GAME,
+        [SeatedBot(BotIdentity(f"b{seat}", "1", "-"), bot) for seat, bot in enumerate(bots)],
+        seed=seed,
+        options={},
+        game_id="twin",
+        bot_seed_key=b"twin",
+    )
+    assert record.options["talk"] == [0, 1, 2]
+    return [[codec.encode(message) for message in bot.received] for bot in bots]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_private_note_changes_no_byte_a_third_seat_is_sent(seed):
+    """Twin games through the referee differing in one private note from seat 0 to seat 1
+    (its act, terms and text; or sent or not) send the third talker and the seat that does not
+    talk identical bytes; the addressee is sent the note."""
+    note = {"act": "promise", "to": 1, "terms": {"spare": 1}, "text": "you are safe with me"}
+    other = {"act": "threat", "to": 1, "terms": {"target": 1}, "text": "you are next"}
+    silence = {"act": "pass"}
+    first, second, silent = (_talk_game(n, seed) for n in (note, other, silence))
+    for seat in (2, 3):
+        assert first[seat] == second[seat] == silent[seat], f"seat {seat} learnt of the note"
+    assert len(first[2]) > 100
+    assert first[1] != second[1], "the addressee reads it"
+    assert any(b"you are safe with me" in line for line in first[1])

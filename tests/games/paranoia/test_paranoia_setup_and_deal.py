@@ -81,7 +81,8 @@ def test_first_game_start_deals_full_hands_and_the_leader_bonus() -> None:
 
 
 def test_deal_is_a_top_up_not_a_new_hand() -> None:
-    """Deal: each troubleshooter is dealt up to its hand size, keeping what it holds."""
+    """Deal (ruling 28): each troubleshooter is dealt up to its hand size, keeping what it
+    holds; not its hand size again on top of a kept hand."""
     deck = [GOLDEN, LASER, ABORT, PAPERWORK, DENOUNCE, "docbot"]
     state, events = new(
         3, hands=[["tangler"], ["bribe", "bribe", "bribe"], []], size=[1, 3, 0], deck=deck
