@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -177,10 +178,13 @@ def test_ctrl_c_on_the_command_stops_cleanly_and_a_rerun_finishes(tmp_path, bot_
             except Exception:
                 recorded = 0
     assert proc.poll() is None, "the league ended before it could be interrupted"
+    # How the runner's threads treat SIGINT when it is sent (blocked, ignored, caught): a run
+    # once went on to the end after the signal, under heavy load, and this says why if it recurs
+    dispositions = signal_dispositions(proc.pid)
     proc.send_signal(signal.SIGINT)
     output, _ = proc.communicate(timeout=600)
     text = output.decode()
-    assert proc.returncode == 130, text
+    assert proc.returncode == 130, f"{text}\nthe runner's SIGINT masks when sent: {dispositions}"
     assert "Stopped:" in text and "run the same command again" in text
     assert not list(tmp_path.glob("*.lock")), "Ctrl-C leaves no lock file beside the database"
     assert bot_processes(tmp_path) == []
@@ -249,3 +253,20 @@ def test_league_limits_reach_every_bot_process(tmp_path):
         prepared = prepare_league(spec, store, log_dir=None)
         assert prepared.plan.limits == spec.limits
         assert run_league(prepared, store, workers=1).played == 3
+
+
+def signal_dispositions(pid: int) -> str:
+    """SigBlk/SigIgn/SigCgt of each thread of a process (hex masks; SIGINT is bit 1, 0x2)."""
+    found = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        try:
+            lines = (task / "status").read_text().splitlines()
+        except OSError:
+            continue
+        masks = [
+            line.replace("\t", " ")
+            for line in lines
+            if line.startswith(("SigBlk", "SigIgn", "SigCgt"))
+        ]
+        found.append(f"thread {task.name}: " + ", ".join(masks))
+    return "; ".join(found) or "unknown"

@@ -56,6 +56,13 @@ play(
     on_request=on_request,
     on_game_start=on_game_start,
     on_event=on_event,
-    hello=json.dumps({"type": "hello", "protocol": 1, "name": "talk-hostile", "version": "1",
-                      "features": ["talk"]}),
+    hello=json.dumps(
+        {
+            "type": "hello",
+            "protocol": 1,
+            "name": "talk-hostile",
+            "version": "1",
+            "features": ["talk"],
+        }
+    ),
 )
