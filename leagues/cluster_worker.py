@@ -133,13 +133,18 @@ def play(plugin_name: str, task: GameTask) -> GameRecord:
     except Exception:
         if not plugin.closed:
             raise
-        raise Reschedule() from None  # its bots were stopped under it: see below
+        record = None  # its bots were stopped under it: see below
     finally:
         plugin.done()
     if plugin.closed:
         # Its bots were stopped under it (the worker is closing, the run was replaced): the
         # faults in this record are not the bots' doing, so it is no result. Play it again.
+        # And stop them again: when the plugin closed before this game seated its bots, the
+        # game started them afresh, and teardown, which no longer knows this player, would
+        # leave them running after the run was stopped.
+        _stop([player])
         raise Reschedule()
+    assert record is not None
     return record
 
 

@@ -205,3 +205,35 @@ def test_a_game_whose_bots_were_stopped_under_it_is_played_again_not_recorded(
     thread.join(timeout=60)
     assert len(outcome) == 1 and isinstance(outcome[0], Reschedule)
     assert bot_processes(own_snapshot_cache) == []
+
+
+@pytest.mark.slow  # a game with real bot processes
+def test_bots_a_game_starts_after_its_plugin_closed_are_stopped_too(
+    tmp_path, monkeypatch, bot_processes, own_snapshot_cache
+):
+    """The run stops (teardown) after a thread took its player but before its game seated the
+    bots: the game starts them afresh, and teardown no longer knows that player. A Ctrl-C once
+    left such bots running on a worker after the head had stopped."""
+    league = write_league(tmp_path, games=1)
+    with open_store(tmp_path / "a.db", create=True) as store:
+        prepared = prepare_league(load_league(league), store, log_dir=None)
+    plugin = LeaguePlugin("arena-league-test", prepared.plan, pack_all(prepared.plan.manifests))
+
+    async def on_a_worker() -> None:
+        plugin.setup(SimpleNamespace(local_directory=str(tmp_path / "worker")))
+
+    asyncio.run(on_a_worker())
+    monkeypatch.setattr(
+        cluster_worker, "get_worker", lambda: SimpleNamespace(plugins={plugin.name: plugin})
+    )
+    take_player = plugin.player
+
+    def player_then_the_run_stops():  # type: ignore[no-untyped-def]
+        player = take_player()
+        plugin.teardown(None)
+        return player
+
+    monkeypatch.setattr(plugin, "player", player_then_the_run_stops)
+    with pytest.raises(Reschedule):
+        cluster_worker.play(plugin.name, prepared.pending[0])
+    assert bot_processes(own_snapshot_cache) == []
