@@ -176,17 +176,7 @@ def test_a_game_whose_bots_were_stopped_under_it_is_played_again_not_recorded(
     sleeper = make_bot("sleep", at=1)  # keeps the game waiting on its first decision
     league = write_league(tmp_path, games=3)
     league.write_text(league.read_text().replace("copies = 3}]", f'copies = 2}}, "{sleeper}"]'))
-    with open_store(tmp_path / "a.db", create=True) as store:
-        prepared = prepare_league(load_league(league), store, log_dir=None)
-    plugin = LeaguePlugin("arena-league-test", prepared.plan, pack_all(prepared.plan.manifests))
-
-    async def on_a_worker() -> None:
-        plugin.setup(SimpleNamespace(local_directory=str(tmp_path / "worker")))
-
-    asyncio.run(on_a_worker())
-    monkeypatch.setattr(
-        cluster_worker, "get_worker", lambda: SimpleNamespace(plugins={plugin.name: plugin})
-    )
+    prepared, plugin = plugin_on_a_worker(tmp_path, league, monkeypatch)
     task = next(t for t in prepared.pending if len(set(t.seating)) == 3)  # seats the sleeper
     outcome: list[object] = []
 
@@ -215,17 +205,7 @@ def test_bots_a_game_starts_after_its_plugin_closed_are_stopped_too(
     bots: the game starts them afresh, and teardown no longer knows that player. A Ctrl-C once
     left such bots running on a worker after the head had stopped."""
     league = write_league(tmp_path, games=1)
-    with open_store(tmp_path / "a.db", create=True) as store:
-        prepared = prepare_league(load_league(league), store, log_dir=None)
-    plugin = LeaguePlugin("arena-league-test", prepared.plan, pack_all(prepared.plan.manifests))
-
-    async def on_a_worker() -> None:
-        plugin.setup(SimpleNamespace(local_directory=str(tmp_path / "worker")))
-
-    asyncio.run(on_a_worker())
-    monkeypatch.setattr(
-        cluster_worker, "get_worker", lambda: SimpleNamespace(plugins={plugin.name: plugin})
-    )
+    prepared, plugin = plugin_on_a_worker(tmp_path, league, monkeypatch)
     take_player = plugin.player
 
     def player_then_the_run_stops():  # type: ignore[no-untyped-def]
@@ -237,3 +217,19 @@ def test_bots_a_game_starts_after_its_plugin_closed_are_stopped_too(
     with pytest.raises(Reschedule):
         cluster_worker.play(plugin.name, prepared.pending[0])
     assert bot_processes(own_snapshot_cache) == []
+
+
+def plugin_on_a_worker(tmp_path, league, monkeypatch):  # type: ignore[no-untyped-def]
+    """The league prepared, and its plugin set up as a worker would, found by play()."""
+    with open_store(tmp_path / "a.db", create=True) as store:
+        prepared = prepare_league(load_league(league), store, log_dir=None)
+    plugin = LeaguePlugin("arena-league-test", prepared.plan, pack_all(prepared.plan.manifests))
+
+    async def on_a_worker() -> None:
+        plugin.setup(SimpleNamespace(local_directory=str(tmp_path / "worker")))
+
+    asyncio.run(on_a_worker())
+    monkeypatch.setattr(
+        cluster_worker, "get_worker", lambda: SimpleNamespace(plugins={plugin.name: plugin})
+    )
+    return prepared, plugin
