@@ -287,7 +287,7 @@ class _Game:
         named so the bug stays visible.
         """
         try:
-            return state.apply(action), None
+            return state.apply_checked(action), None
         except IllegalAction as exc:
             if by_referee:
                 self.aborted = f"{REFEREE_ERROR}: the game refused its own default action: {exc}"

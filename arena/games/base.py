@@ -102,6 +102,13 @@ class GameState(Protocol):
         Raises IllegalAction if the action is not legal; the state is then unchanged.
         """
 
+    def apply_checked(self, action: Any) -> list[Event]:
+        """``apply`` without checking the answer against the pending decision's legal actions:
+        the caller vouches that it is the canonical form of a legal answer (the referee, which
+        checks every answer before the game sees it, so each answer is checked once, not
+        twice). It may still raise IllegalAction for a rule the description cannot express.
+        """
+
     def view(self, seat: int) -> dict[str, Any]:
         """Everything this seat may know now, built from nothing (JSON-ready)."""
 

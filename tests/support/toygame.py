@@ -36,6 +36,9 @@ class ToyState:
         self.turn += 1
         return [Event("picked", {"seat": decision.seat, "value": action})]
 
+    def apply_checked(self, action: Any) -> list[Event]:
+        return self.apply(action)  # checked twice: simple beats fast in a test game
+
     def view(self, seat: int) -> dict[str, Any]:
         return {"secret": self.secrets[seat], "picks": [list(p) for p in self.picks]}
 

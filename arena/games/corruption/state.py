@@ -99,8 +99,11 @@ class CorruptionState:
 
     def apply(self, action: Any) -> list[Event]:
         """Apply the pending decision's answer; return the events it caused, in order."""
+        return self.apply_checked(checked_action(self._pending, action))
+
+    def apply_checked(self, action: Any) -> list[Event]:
+        """``apply`` for an answer already checked (GameState.apply_checked)."""
         decision = self._pending
-        action = checked_action(decision, action)
         assert decision is not None
         events: list[Event] = []
         if decision.kind == "face_up_slots":

@@ -109,7 +109,10 @@ class ParanoiaState:
 
     def apply(self, action: Any) -> list[Event]:
         """Apply the pending decision's answer; return the events it caused, in order."""
-        action = checked_action(self._pending, action)
+        return self.apply_checked(checked_action(self._pending, action))
+
+    def apply_checked(self, action: Any) -> list[Event]:
+        """``apply`` for an answer already checked (GameState.apply_checked)."""
         return self._run(action)
 
     def view(self, seat: int) -> dict[str, Any]:
