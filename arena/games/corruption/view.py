@@ -18,21 +18,19 @@ if TYPE_CHECKING:
     from arena.games.corruption.state import CorruptionState
 
 
-def seat_view(state: CorruptionState, seat: int, parts: ViewParts | None = None) -> dict[str, Any]:
-    """Everything ``seat`` may know now: public facts, its own hand, its own peeks. ``parts``:
-    where the view's parts are kept (default: the state's own; an empty ViewParts builds
-    afresh)."""
-    parts = state.view_parts if parts is None else parts
-    view = _public(state, seat, None if state.table.revealed else state.peeked_by(seat), parts)
+def seat_view(state: CorruptionState, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know now: public facts, its own hand, its own peeks."""
+    peeked = None if state.table.revealed else state.peeked_by(seat)
+    view = _public(state, seat, peeked, state.view_parts)
     view["hand"] = hand_list(state.hands[seat])  # changed since this seat's last view
     view["peeks_left"] = state.peeks_left[seat]
     view["peeked"] = [_peek_json(peek) for peek in state.peeks[seat]]
     return view
 
 
-def table_view(state: CorruptionState, parts: ViewParts | None = None) -> dict[str, Any]:
+def table_view(state: CorruptionState) -> dict[str, Any]:
     """Everything, hidden or not: every card, every hand, every peek, the deck order."""
-    view = _public(state, None, None, state.view_parts if parts is None else parts)
+    view = _public(state, None, None, state.view_parts)
     view["hands"] = [hand_list(hand) for hand in state.hands]
     view["peeks"] = [[_peek_json(peek) for peek in peeks] for peeks in state.peeks]
     view["deck"] = list(state.deck)
@@ -88,7 +86,7 @@ def _public(
     ]
     decision = state.pending()
     attribution = state.attribution
-    scores = parts.get("scores", tuple(map(tuple, state.won)), state.scores)  # won: rarely
+    scores = parts.get("scores", tuple(map(tuple, state.won)), state.scores)  # kept: won rarely
     return {
         "seat": seat,
         "players": state.players,

@@ -26,19 +26,18 @@ if TYPE_CHECKING:
     from arena.games.intrigue.state import IntrigueState
 
 
-def seat_view(state: IntrigueState, seat: int, parts: ViewParts | None = None) -> dict[str, Any]:
-    """Everything ``seat`` may know now: the public table and its own cash. ``parts``: where
-    the view's parts are kept (default: the state's own; an empty ViewParts builds afresh)."""
-    view = _public(state, seat, state.view_parts if parts is None else parts)
+def seat_view(state: IntrigueState, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know now: the public table and its own cash."""
+    view = _public(state, seat, state.view_parts)
     view["cash"] = state.ledger.cash[seat]
     if seat in state.talkers:  # only seats that talk have the key (SPEC.md §14)
         view["talk"] = state.talk.view(seat)
     return view
 
 
-def table_view(state: IntrigueState, parts: ViewParts | None = None) -> dict[str, Any]:
+def table_view(state: IntrigueState) -> dict[str, Any]:
     """Everything, hidden or not: the public table plus every seat's money."""
-    view = _public(state, None, state.view_parts if parts is None else parts)
+    view = _public(state, None, state.view_parts)
     ledger = state.ledger
     view["cash"] = list(ledger.cash)
     if state.talkers:
