@@ -64,7 +64,14 @@ def starting_hand(closed: bool) -> Counter[Card]:
 
 def hand_list(hand: Counter[Card]) -> list[str]:
     """A hand as card codes in canonical order (one entry per card)."""
-    return [card._value_ for card in CARD_ORDER for _ in range(hand[card])]  # not .value: hot
+    # hot (the asked seat's hand, in every view): hand.get, not Counter's slow __missing__;
+    # codes read as _value_, not the slow .value property
+    codes: list[str] = []
+    for card in CARD_ORDER:
+        count = hand.get(card)
+        if count is not None and count > 0:
+            codes += [card._value_] * count
+    return codes
 
 
 class Variant(StrEnum):

@@ -36,6 +36,7 @@ from arena.games.corruption.contracts import (
 )
 from arena.games.corruption.placing import Peek, peeked_event, place_options, placed_event
 from arena.games.corruption.table import Layout, Placement, Table
+from arena.games.view_parts import ViewParts
 from protocol.legal import choice
 
 
@@ -89,6 +90,8 @@ class CorruptionState:
         """Phase 3 progress, during attribution only."""
         self.next_placement = 1
         """Id the next placed card gets."""
+        self.view_parts = ViewParts()
+        """The parts of this game's views kept between decisions (view.py, view_parts.py)."""
         self._pending: Decision | None = None
 
     # -- base.GameState -----------------------------------------------------------------

@@ -12,6 +12,7 @@ from arena.games.corruption.cards import hand_list
 from arena.games.corruption.contracts import BY_ID, GOVERNMENTS
 from arena.games.corruption.placing import Peek
 from arena.games.corruption.table import CardMarks, Placement
+from arena.games.view_parts import ViewParts
 
 if TYPE_CHECKING:
     from arena.games.corruption.state import CorruptionState
@@ -19,8 +20,9 @@ if TYPE_CHECKING:
 
 def seat_view(state: CorruptionState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know now: public facts, its own hand, its own peeks."""
-    view = _public(state, seat, None if state.table.revealed else state.peeked_by(seat))
-    view["hand"] = hand_list(state.hands[seat])
+    peeked = None if state.table.revealed else state.peeked_by(seat)
+    view = _public(state, seat, peeked, state.view_parts)
+    view["hand"] = hand_list(state.hands[seat])  # changed since this seat's last view
     view["peeks_left"] = state.peeks_left[seat]
     view["peeked"] = [_peek_json(peek) for peek in state.peeks[seat]]
     return view
@@ -28,14 +30,16 @@ def seat_view(state: CorruptionState, seat: int) -> dict[str, Any]:
 
 def table_view(state: CorruptionState) -> dict[str, Any]:
     """Everything, hidden or not: every card, every hand, every peek, the deck order."""
-    view = _public(state, None, None)
+    view = _public(state, None, None, state.view_parts)
     view["hands"] = [hand_list(hand) for hand in state.hands]
     view["peeks"] = [[_peek_json(peek) for peek in peeks] for peeks in state.peeks]
     view["deck"] = list(state.deck)
     return view
 
 
-def _public(state: CorruptionState, seat: int | None, peeked: set[int] | None) -> dict[str, Any]:
+def _public(
+    state: CorruptionState, seat: int | None, peeked: set[int] | None, parts: ViewParts
+) -> dict[str, Any]:
     """The public part, with the face of each card the viewer may see: every card when
     peeked is None (the table's view, or once the round is revealed), else those face up,
     the viewer's own and those it peeked at."""
@@ -82,7 +86,7 @@ def _public(state: CorruptionState, seat: int | None, peeked: set[int] | None) -
     ]
     decision = state.pending()
     attribution = state.attribution
-    scores = state.scores()
+    scores = parts.get("scores", tuple(map(tuple, state.won)), state.scores)  # kept: won rarely
     return {
         "seat": seat,
         "players": state.players,

@@ -94,7 +94,9 @@ def reply_options(cash: int, offer: int, demand: int, may_raise: bool) -> list[d
 
 @dataclass
 class Negotiation:
-    """A negotiation between a palace owner and the owner of one scholar."""
+    """A negotiation between a palace owner and the owner of one scholar. Changed only by
+    ``resolve``, which counts its calls in ``moves`` (views keep a negotiation's JSON while
+    ``moves`` is unchanged)."""
 
     palace: int
     """The palace owner's seat (the one paid)."""
@@ -122,6 +124,8 @@ class Negotiation:
     """The amount paid, once settled (0 without agreement)."""
     agreed: bool | None = None
     """Once settled: whether the two agreed."""
+    moves: int = field(default=0, repr=False, compare=False)
+    """How many times ``resolve`` changed it (the only way it changes)."""
 
     @property
     def applicant(self) -> int:
@@ -156,6 +160,7 @@ class Negotiation:
 
     def resolve(self, action: dict[str, Any], ledger: Ledger, events: list[Event]) -> None:
         """Apply a legal answer to the pending question."""
+        self.moves += 1
         if self.stage is Stage.OFFER:
             self.offers.append(action["amount"])
             self.section = action.get("section")
@@ -186,18 +191,25 @@ class Negotiation:
             self._settle(0, ledger, events)
 
     def json(self) -> dict[str, Any]:
-        """The negotiation so far, as everybody may see it."""
-        offered = self.stage is not Stage.OFFER
+        """The negotiation so far, as everybody may see it. Written out member by member (no
+        properties, no merged _who()): views rebuild the one in progress at most decisions."""
+        offers, demands, scholar = self.offers, self.demands, self.scholar
+        stage = self.stage
         return {
-            **self._who(),
-            "stage": self.stage._value_,
-            "offer": self.offer if offered else None,
+            "palace": self.palace,
+            "applicant": scholar.owner,
+            "scholar": scholar.id,
+            "type": scholar.type,
+            "step": self.step._value_,
+            "role": self.role._value_,
+            "stage": stage._value_,
+            "offer": None if stage is Stage.OFFER else offers[-1] if offers else 0,
             "section": self.section,
             "promise": self.promise,
             "by_bank": self.by_bank,
-            "demand": self.demand,
-            "offers": list(self.offers),
-            "demands": list(self.demands),
+            "demand": demands[-1] if demands else None,
+            "offers": list(offers),
+            "demands": list(demands),
             "paid": self.paid,
             "agreed": self.agreed,
         }

@@ -26,6 +26,7 @@ from arena.games.intrigue.scholars import (
 )
 from arena.games.intrigue.table_talk import CONFLICT, NEGOTIATION, SEND, Windows
 from arena.games.talk import TALK
+from arena.games.view_parts import ViewParts
 from protocol.legal import choice
 
 
@@ -72,6 +73,8 @@ class IntrigueState:
         """Seats that talk (options["talk"], public); windows open only with two or more."""
         self.talk = Windows(talkers)
         """The talk windows (table_talk.py)."""
+        self.view_parts = ViewParts()
+        """The parts of this game's views kept between decisions (view.py, view_parts.py)."""
         self._pending: Decision | None = None
 
     # -- base.GameState ---------------------------------------------------------------------

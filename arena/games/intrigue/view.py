@@ -2,25 +2,33 @@
 
 Everything on the board is public (scholars in hand, waiting, inside, on the island; every
 negotiation); only cash is secret, and a seat's view adds its own cash and nobody else's
-(STYLE.md: views are built, never copied and filtered).
+(STYLE.md: views are built, never copied and filtered). The public members that cost most to
+build are parts kept in the state's ViewParts while their inputs are unchanged (view_parts.py);
+none of them depends on the seat.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from arena.games.intrigue.scholars import COLOURS, all_scholars
+from arena.games.view_parts import ViewParts
 
 if TYPE_CHECKING:
     from arena.games.base import Decision
     from arena.games.intrigue.board import Board
+    from arena.games.intrigue.negotiation import Negotiation
+    from arena.games.intrigue.options import Variant
+    from arena.games.intrigue.receiving import Receiving
     from arena.games.intrigue.state import IntrigueState
 
 
 def seat_view(state: IntrigueState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know now: the public table and its own cash."""
-    view = _public(state, seat)
+    view = _public(state, seat, state.view_parts)
     view["cash"] = state.ledger.cash[seat]
     if seat in state.talkers:  # only seats that talk have the key (SPEC.md §14)
         view["talk"] = state.talk.view(seat)
@@ -29,7 +37,7 @@ def seat_view(state: IntrigueState, seat: int) -> dict[str, Any]:
 
 def table_view(state: IntrigueState) -> dict[str, Any]:
     """Everything, hidden or not: the public table plus every seat's money."""
-    view = _public(state, None)
+    view = _public(state, None, state.view_parts)
     ledger = state.ledger
     view["cash"] = list(ledger.cash)
     if state.talkers:
@@ -50,68 +58,109 @@ def table_view(state: IntrigueState) -> dict[str, Any]:
     return view
 
 
-def _public(state: IntrigueState, seat: int | None) -> dict[str, Any]:
-    board = state.board
+def _public(state: IntrigueState, seat: int | None, parts: ViewParts) -> dict[str, Any]:
+    """Everything public. None of it depends on the seat but "seat", so what costs most to
+    build is kept between decisions while its inputs are unchanged (view_parts.py): the board,
+    the receiving's summary, the settled deals."""
     decision = state.pending()
     receiving = state.receiving
     about = receiving.current() if receiving is not None else None  # built once, used twice
     negotiation = receiving.negotiation() if receiving is not None else None
+    board = _board_json(parts, state.board)
     return {
         "seat": seat,
         "players": state.players,
-        "variants": sorted(v._value_ for v in state.variants),
+        "variants": parts.get("variants", state.variants, _codes, state.variants),
         "round": state.round,
         "start_player": state.start_player,
         "turn": state.current if decision is not None else None,  # whose turn, not who decides
         "phase": state.phase._value_,  # not .value: a slow property on 3.11
         "step": about["step"] if about is not None else None,
         "decision": None if decision is None else _decision(state, decision, about),
+        # the negotiation in progress changes at most decisions: built every time
         "negotiation": negotiation.json() if negotiation is not None else None,
-        "receiving": receiving.summary() if receiving is not None else None,
-        "deals": [deal.json() for deal in receiving.deals.values()] if receiving else [],
-        **_board_json(board),
+        "receiving": _receiving_json(parts, receiving) if receiving is not None else None,
+        "deals": _deals_json(parts, receiving) if receiving is not None else [],
+        "palaces": board["palaces"],
+        "island": board["island"],
     }
 
 
-_last_board: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
-"""Where the scholars were when the board's JSON was last built, and that JSON: scholars move
-a few times a round while a view is built at every decision (most are negotiations), and
-comparing where they are costs far less than building it. Compared by content, so it is right
-whatever the game; shared by the views built while it holds (nothing changes a view once
-built)."""
+def _codes(variants: frozenset[Variant]) -> list[str]:
+    return sorted(v._value_ for v in variants)
 
 
-def _board_json(board: Board) -> dict[str, Any]:
-    """The palaces and the island as views show them (the "palaces" and "island" members)."""
-    global _last_board
-    where = (
-        board.players,
-        tuple(map(tuple, board.hands)),
-        tuple(map(tuple, board.waiting)),
-        tuple(map(tuple, map(dict.items, board.sections))),
-        tuple(board.island),
-    )
-    if where == _last_board[0]:
-        return _last_board[1]
+def _deals_json(parts: ViewParts, receiving: Receiving) -> list[dict[str, Any]]:
+    """The turn's settled negotiations, kept while the same deals stand unchanged (one is
+    added each time a negotiation settles). A negotiation changes only through its
+    ``resolve``, which counts its calls in ``moves``."""
+    deals = receiving.deals.values()
+    key = (tuple(deals), tuple(map(_moves, deals)))
+    return parts.get("deals", key, _built_deals, parts, deals)
+
+
+def _built_deals(parts: ViewParts, deals: Iterable[Negotiation]) -> list[dict[str, Any]]:
+    """Each deal's JSON, kept from the previous list while that deal is unchanged."""
+    return [parts.get(("deal", deal.scholar.id), (deal, deal.moves), deal.json) for deal in deals]
+
+
+_moves = attrgetter("moves")
+
+
+def _receiving_json(parts: ViewParts, receiving: Receiving) -> dict[str, Any]:
+    """The conflicts found when the current receiving began (fixed for the whole step)."""
+    r = receiving
+    key = (r.owner, r.no_conflict, r.external, r.internal)
+    return parts.get("receiving", key, r.summary)
+
+
+def _board_json(parts: ViewParts, board: Board) -> dict[str, Any]:
+    """The "palaces" and "island" members, kept while no scholar moves (most decisions move
+    none); when some do, only the palaces whose scholars moved are built again."""
+    key = (board.players, board.sections, board.waiting, board.hands, board.island)
+    return parts.get("board", key, _built_board, parts, board, snapshot=_copied_board)
+
+
+def _copied_board(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    players, sections, waiting, hands, island = key
+    return players, [*map(dict, sections)], [*map(list, waiting)], [*map(list, hands)], [*island]
+
+
+def _built_board(parts: ViewParts, board: Board) -> dict[str, Any]:
     scholars = _scholar_json(board.players)  # each figure's JSON built once per table size
-    built = {
-        "palaces": [
-            {
-                "seat": palace,
-                "colour": COLOURS[palace],
-                "sections": [
-                    {"value": value, "scholar": None if sid is None else scholars[sid]}
-                    for value, sid in board.sections[palace].items()
-                ],
-                "waiting": [scholars[sid] for sid in board.waiting[palace]],
-                "hand": board.hand_counts(palace),
-            }
-            for palace in range(board.players)
+    palaces = [
+        parts.get(
+            ("palace", palace),
+            (board.players, board.sections[palace], board.waiting[palace], board.hands[palace]),
+            _palace_json,
+            board,
+            palace,
+            snapshot=_copied_palace,
+        )
+        for palace in range(board.players)
+    ]
+    return {"palaces": palaces, "island": [scholars[sid] for sid in board.island]}
+
+
+def _copied_palace(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    players, sections, waiting, hand = key
+    return players, dict(sections), [*waiting], [*hand]
+
+
+def _palace_json(board: Board, palace: int) -> dict[str, Any]:
+    """One palace: built again only when one of its scholars (inside, waiting in front of it,
+    or in its owner's hand) moved."""
+    scholars = _scholar_json(board.players)
+    return {
+        "seat": palace,
+        "colour": COLOURS[palace],
+        "sections": [
+            {"value": value, "scholar": None if sid is None else scholars[sid]}
+            for value, sid in board.sections[palace].items()
         ],
-        "island": [scholars[sid] for sid in board.island],
+        "waiting": [scholars[sid] for sid in board.waiting[palace]],
+        "hand": board.hand_counts(palace),
     }
-    _last_board = (where, built)
-    return built
 
 
 @cache

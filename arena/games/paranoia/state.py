@@ -22,6 +22,7 @@ from arena.games.paranoia.plays import Play, TableCard
 from arena.games.paranoia.table import Clearances, Troubleshooter, action_deck, mission_deck
 from arena.games.paranoia.vocabulary import CLEARANCES, CardSet, Mission, MissionCounter
 from arena.games.talk import TalkWindow
+from arena.games.view_parts import ViewParts
 from protocol.legal import choice
 
 
@@ -52,6 +53,8 @@ class ParanoiaState:
         """The troubleshooters, by seat."""
         self.clearances = Clearances(cards, self.ts)
         """The clearance table and supply."""
+        self.view_parts = ViewParts()
+        """The parts of this game's views kept between decisions (view.py, view_parts.py)."""
         self.actions = action_deck(cards, self.rng)
         """The Action deck and its discards."""
         self.missions = mission_deck(cards, self.rng)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from arena.games.paranoia.vocabulary import ActionCard, Effect, Mission
+from arena.games.view_parts import ViewParts
 
 if TYPE_CHECKING:
     from arena.games.paranoia.state import ParanoiaState
@@ -23,23 +25,25 @@ if TYPE_CHECKING:
 
 def seat_view(state: ParanoiaState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know now."""
-    view = _public(state, seat)
+    parts = state.view_parts
+    view = _public(state, seat, parts)
     hand = state.ts[seat].hand
     view["hand"] = list(hand)
     holder = state.secret_holder
     view["secret_role"] = _role(state) if holder == seat else None
-    view["cards"] = _cards(state, hand)
+    view["cards"] = _cards(state, hand, parts)
     return view
 
 
 def table_view(state: ParanoiaState) -> dict[str, Any]:
     """Everything, hidden or not."""
-    view = _public(state, None)
+    parts = state.view_parts
+    view = _public(state, None, parts)
     view["hands"] = [list(t.hand) for t in state.ts]
     view["secret_role"] = _role(state) if state.secret_holder is not None else None
     view["action_deck"] = list(state.actions.cards)
     view["mission_deck"] = list(state.missions.cards)
-    view["cards"] = _cards(state, [c for t in state.ts for c in t.hand])
+    view["cards"] = _cards(state, [c for t in state.ts for c in t.hand], parts)
     return view
 
 
@@ -48,7 +52,12 @@ def _role(state: ParanoiaState) -> dict[str, Any]:
     return {"role": state.mission.secret_role, "holder": state.secret_holder}
 
 
-def _public(state: ParanoiaState, seat: int | None) -> dict[str, Any]:
+def _public(state: ParanoiaState, seat: int | None, parts: ViewParts) -> dict[str, Any]:
+    """Everything public. None of it depends on the seat but "seat" and "decision", so what
+    costs most to build is kept between decisions while its inputs are unchanged
+    (view_parts.py): the supply, the discard pile's counts. (The troubleshooters' rows
+    cost little more to build than a key of what they show.)"""
+    ranks = tuple(map(_rank, state.ts))
     mission = state.mission
     decision = state.pending()
     return {
@@ -69,28 +78,28 @@ def _public(state: ParanoiaState, seat: int | None) -> dict[str, Any]:
         "chain": [p.public() for p in state.chain],
         "table": [c.public() for c in state.table],
         "action_deck": len(state.actions.cards),
-        "discards": _discard_counts(state.actions.discards),
-        "supply": state.clearances.supply(),
+        "discards": parts.get(
+            "discards",
+            state.actions.discards,
+            _discard_counts,
+            state.actions.discards,
+            snapshot=list,
+        ),
+        # the clearances count the state's own troubleshooters (state.py builds them on ts)
+        "supply": parts.get("supply", (state.clearances.rows, ranks), state.clearances.supply),
         "decision": (
             state.context if decision is not None and seat in (None, decision.seat) else None
         ),
     }
 
 
-_last_discards: tuple[list[str], dict[str, int]] = ([], {})
-"""The discard pile last counted and its counts: the pile changes a few times a mission
-while the view is built at every decision, and counting it (a Counter, then sorting) was a
-fifth of the view's time. Compared by content, so it is right whatever the game."""
+_rank = attrgetter("rank")
 
 
 def _discard_counts(discards: list[str]) -> dict[str, int]:
-    """How many of each card the discard pile holds, by card id (a fresh dict per view)."""
-    global _last_discards
-    pile, counts = _last_discards
-    if discards != pile:
-        counts = dict(sorted(Counter(discards).items()))
-        _last_discards = (list(discards), counts)
-    return dict(counts)
+    """How many of each card the discard pile holds, by card id (it changes a few times a
+    mission; counting it was a fifth of the view's time)."""
+    return dict(sorted(Counter(discards).items()))
 
 
 def _troubleshooters(state: ParanoiaState) -> list[dict[str, Any]]:
@@ -120,28 +129,23 @@ def _troubleshooters(state: ParanoiaState) -> list[dict[str, Any]]:
     return shown
 
 
-def _cards(state: ParanoiaState, hand: list[str]) -> dict[str, Any]:
+def _cards(state: ParanoiaState, hand: list[str], parts: ViewParts) -> dict[str, Any]:
+    """The definitions of the cards the viewer sees: its hand, the chain, the table, the
+    mission. Built at every view (the asked seat's hand or the chain has nearly always
+    changed since its last one), from each card's JSON built once per game."""
+    by_id = parts.get("card set", (state.actions_by_id,), _action_json_by_id, state.actions_by_id)
     ids = dict.fromkeys(hand)
-    ids.update(dict.fromkeys(p.card.id for p in state.chain))
-    ids.update(dict.fromkeys(c.play.card.id for c in state.table))
-    by_id = _action_json_by_id(state.actions_by_id)
-    cards: dict[str, Any] = {i: by_id[i] for i in ids}
-    if state.mission is not None:
-        cards[state.mission.id] = mission_json(state.mission)
+    ids.update(dict.fromkeys([p.card.id for p in state.chain]))
+    ids.update(dict.fromkeys([c.play.card.id for c in state.table]))
+    cards: dict[str, Any] = dict(zip(ids, map(by_id.__getitem__, ids)))
+    mission = state.mission
+    if mission is not None:  # kept: mission_json's cache hashes the whole mission
+        cards[mission.id] = parts.get("mission", (mission,), mission_json, mission)
     return cards
 
 
-_last_card_set: tuple[dict[str, ActionCard], dict[str, dict[str, Any]]] = ({}, {})
-"""The game's action cards by id, as last asked for, and their JSON by id: a card's JSON was
-found through action_json's cache, which hashes the card (a Python call) for every card of
-every view. Kept while the same game (the same dict object, held here) asks again."""
-
-
 def _action_json_by_id(actions_by_id: dict[str, ActionCard]) -> dict[str, dict[str, Any]]:
-    global _last_card_set
-    if _last_card_set[0] is not actions_by_id:
-        _last_card_set = (actions_by_id, {i: action_json(c) for i, c in actions_by_id.items()})
-    return _last_card_set[1]
+    return {i: action_json(c) for i, c in actions_by_id.items()}
 
 
 def _effect_json(effect: Effect) -> dict[str, Any]:
