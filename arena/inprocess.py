@@ -18,7 +18,11 @@ Decide = Callable[[dict[str, Any], dict[str, Any]], Any]
 
 
 class InProcessBot:
-    """A Transport that answers requests by calling decide(view, legal) directly."""
+    """A Transport that answers requests by calling decide(view, legal) directly.
+
+    decide gets the view object itself, not a copy, and must not change it: views share parts
+    with the other seats' views and the next ones (arena/games/view_parts.py), as a process's
+    decoded copy never could."""
 
     def __init__(self, decide: Decide, features: frozenset[str] = frozenset()) -> None:
         self.decide = decide
