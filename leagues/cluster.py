@@ -8,7 +8,8 @@ task and the plan, so the cluster plays exactly the games a local run plays.
 Failures are told apart by where they happen. A bot's fault is inside the record, a result
 like any other. A worker that dies (killed, machine lost) is Dask's to handle: its games in
 flight are re-run on other workers, and each task's result reaches this process once, so
-none is lost or stored twice. An exception raised on a worker (it cannot sandbox, a bot's
+none is lost or stored twice; a game that finished on it but whose record had not yet been
+fetched is submitted again from here. An exception raised on a worker (it cannot sandbox, a bot's
 copy does not match its digest) stops the run with WorkerFailed, as in the local pool.
 Dask distributed is an optional extra (`pip install 'arena[cluster]'`): it is imported only
 when a cluster is asked for.
@@ -34,6 +35,9 @@ INSTALL_HINT = "pip install 'arena[cluster]'"
 _REFRESH_S = 1.0
 """How often the number of workers is asked of the scheduler (it can change at any time)."""
 _CLEANUP_S = 10.0
+_REPLAYS = 3
+"""How many times a game whose finished record was lost with its worker is played again;
+more losses of the same game mean the scheduler itself was stopped or restarted."""
 
 
 class ClusterUnavailable(RuntimeError):
@@ -82,6 +86,7 @@ class DaskExecutor:
         name = f"arena-league-{self.plan.game_id_prefix}"
         run_token = os.urandom(4).hex()  # keys of this run never meet a dead run's
         in_flight: dict[Any, GameTask] = {}
+        replays: dict[int, int] = {}
         try:
             client.register_plugin(LeaguePlugin(name, self.plan, self.bundles), name=name)
             capacity = _Capacity(client, self.on_workers)
@@ -90,20 +95,32 @@ class DaskExecutor:
             completed = as_completed(with_results=True, raise_errors=False)
             todo = iter(tasks)
 
+            def submit(task: GameTask) -> None:
+                replay = replays.get(task.index, 0)
+                key = f"{name}-{task.index}-{run_token}" + (f"-replay{replay}" if replay else "")
+                future = client.submit(play, name, task, key=key, pure=False)
+                in_flight[future] = task
+                completed.add(future)
+
             def feed() -> None:
                 while len(in_flight) < capacity.window():
                     task = next(todo, None)
                     if task is None:
                         return
-                    future = client.submit(
-                        play, name, task, key=f"{name}-{task.index}-{run_token}", pure=False
-                    )
-                    in_flight[future] = task
-                    completed.add(future)
+                    submit(task)
 
             feed()
             for future, record in completed:
                 task = in_flight.pop(future)
+                if future.status == "lost" and replays.get(task.index, 0) < _REPLAYS:
+                    # The game finished, but the worker that held its record died before the
+                    # record reached this process (Dask keeps a result on the worker that made
+                    # it until it is fetched): play it again, under a key of its own. A game is
+                    # a function of its task, so the replay is the same game.
+                    future.cancel()
+                    replays[task.index] = replays.get(task.index, 0) + 1
+                    submit(task)
+                    continue
                 if future.status != "finished":
                     raise WorkerFailed(_describe(future, task))
                 future.release()

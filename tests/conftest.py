@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,6 +24,22 @@ pytest_plugins = ["tests.support.cpu_durations", "tests.support.heaviest_first"]
 # made property tests fail by load alone. Each property test still has its example budget.
 settings.register_profile("arena", deadline=None)
 settings.load_profile("arena")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the commands the tests start, however the suite itself was started.
+
+    A shell without job control (a script, `make test &` in one) starts a background job
+    with SIGINT ignored, and an ignored signal stays ignored in every process started from
+    it, as Unix wants of background jobs. The tests that Ctrl-C a league run then saw it play
+    on to the end and exit 0 (its SIGINT showed as ignored, SigIgn bit 0x2). Python's own
+    handler here, as when pytest is started from a terminal: a handler is reset to the
+    default in the processes a test starts, so they stop on SIGINT as from a terminal."""
+    if (
+        signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        and threading.current_thread() is threading.main_thread()
+    ):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

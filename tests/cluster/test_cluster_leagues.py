@@ -196,10 +196,16 @@ def test_a_worker_killed_mid_league_costs_only_its_games_in_flight(
     )
 
 
+HEAD_GAMES = 20
+"""The league the head is killed and interrupted in (played twice: locally, for reference)."""
+
+
 def test_a_killed_then_interrupted_head_resumes_exactly_on_the_same_cluster(
     tmp_path, dask_cluster, bot_processes
 ):
-    league = write_league(tmp_path, games=60)
+    # 20 games: each stop comes 5 stored games into a run (one run stopped at 5 and 10), so
+    # after both the league is about half played, and the last run has games left to resume
+    league = write_league(tmp_path, games=HEAD_GAMES)
     reference = play_locally(league, tmp_path / "local.db")
     db = tmp_path / "cluster.db"
     command = [
@@ -225,20 +231,20 @@ def test_a_killed_then_interrupted_head_resumes_exactly_on_the_same_cluster(
     head.send_signal(signal.SIGKILL)
     head.wait()
     after_kill = stored(db)
-    assert after_kill[0] == after_kill[1] < 60
+    assert after_kill[0] == after_kill[1] < HEAD_GAMES
 
     head = start_and_wait_for_games(5)
     head.send_signal(signal.SIGINT)  # Ctrl-C
     assert head.wait(timeout=120) == 130, (tmp_path / "head.log").read_text()
     after_interrupt = stored(db)
-    assert after_kill[0] < after_interrupt[0] == after_interrupt[1] < 60
+    assert after_kill[0] < after_interrupt[0] == after_interrupt[1] < HEAD_GAMES
     assert wait_until_none(league_bots(bot_processes, tmp_path, dask_cluster)) == [], (
         "Ctrl-C stops the league's bots on every worker"
     )
 
     final = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert final.returncode == 0, final.stdout + final.stderr
-    assert stored(db) == (60, 60), "every game exactly once"
+    assert stored(db) == (HEAD_GAMES, HEAD_GAMES), "every game exactly once"
     assert games(db) == reference, "resumed exactly: the games a run without stops plays"
     with open_store(db, create=False) as store:
         assert_ratings_equal_a_recompute(store)

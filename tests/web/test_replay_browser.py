@@ -24,7 +24,7 @@ SEAT = 1
 """The seat whose own page the leak tests open."""
 PLAYERS = 3
 """Every title at its smallest table: the tests step through each game twice, one redraw a
-step (about 40 ms of Chromium's CPU each), and a 3-seat game has a quarter fewer steps than a
+step, and a 3-seat game has a quarter fewer steps than a
 4-seat one while holding all they look for: a faulted seat, a hostile name, hidden cards."""
 
 
@@ -83,6 +83,34 @@ def drawing(page) -> dict[str, str]:
     return page.evaluate(DRAWING)
 
 
+WALK = (
+    """([how, what, times]) => {
+  // `times` presses of a key (a keydown on the page, as a key press sends) or clicks on a
+  // button, in the page itself: one round trip for a whole walk, not one per step
+  const drawing = """
+    + DRAWING
+    + """;
+  const press = how === "key"
+    ? () => document.body.dispatchEvent(
+        new KeyboardEvent("keydown", {key: what, bubbles: true, cancelable: true}))
+    : () => document.getElementById(what).click();
+  const drawings = [];
+  for (let i = 0; i < times; i++) {
+    press();
+    drawings.push(drawing());
+  }
+  return drawings;
+}"""
+)
+
+
+def walked(page, how: str, what: str, times: int) -> list[dict[str, str]]:
+    """The drawing after each of `times` presses of key `what` (how="key") or clicks on the
+    button with id `what` (how="click"), through the viewer's own handlers. Driven from inside
+    the page: a Playwright round trip per step made a PARANOIA walk cost a minute."""
+    return page.evaluate(WALK, [how, what, times])
+
+
 def test_the_viewer_steps_and_a_hostile_name_stays_text(page, serve_directory, site, games):
     record = games["corruption"]
     dialogs = opened(page, serve_directory, site, record.game_id)
@@ -110,9 +138,9 @@ def test_the_viewer_steps_through_a_whole_game_and_back(
     steps = len(record.decisions) + 1
     opened(page, serve_directory, site, record.game_id)
     forward = [drawing(page)]
-    for _ in range(steps - 1):
-        page.keyboard.press("ArrowRight")
-        forward.append(drawing(page))
+    page.keyboard.press("ArrowRight")  # a real key press first: the handler is wired
+    forward.append(drawing(page))
+    forward += walked(page, "key", "ArrowRight", steps - 2)
     assert [d["counter"].split(" ·")[0] for d in forward] == [
         f"step {n} of {steps}" for n in range(1, steps + 1)
     ]
@@ -120,9 +148,10 @@ def test_the_viewer_steps_through_a_whole_game_and_back(
     page.keyboard.press("ArrowRight")
     assert drawing(page) == forward[-1], "the last step is the last"
     page.screenshot(path=str(shots / f"{title}-end.png"), full_page=True)
-    for n in range(steps - 2, -1, -1):
-        page.click("#back")
-        assert drawing(page) == forward[n], f"going back to step {n + 1} redraws it exactly"
+    page.click("#back")  # a real click first, then the rest of the way back in the page
+    backward = [drawing(page), *walked(page, "click", "back", steps - 2)]
+    for n, shown in zip(range(steps - 2, -1, -1), backward, strict=True):
+        assert shown == forward[n], f"going back to step {n + 1} redraws it exactly"
     for n in (steps // 2, steps // 3, steps - 1, 0):
         page.evaluate(
             "(n) => { const s = document.getElementById('slider'); s.value = n;"
@@ -143,8 +172,8 @@ def test_the_viewer_steps_through_a_whole_game_and_back(
     faulted = [shown for shown in forward if "fault: illegal" in shown["decision"]]
     assert len(faulted) == 1 and "played by the referee" in faulted[0]["decision"]
     page.keyboard.press("End")
-    for _ in range(steps // 2):
-        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    walked(page, "key", "ArrowLeft", steps // 2 - 1)
     middle = forward[steps - 1 - steps // 2]
     assert drawing(page) == middle
     page.screenshot(path=str(shots / f"{title}-table.png"), full_page=True)
@@ -190,6 +219,31 @@ def hidden_from(title: str, table: dict[str, Any], seat: int) -> tuple[list[str]
     return [], []
 
 
+SHOWN_AT_EVERY_STEP = """() => {
+  // from the first step to the last by the viewer's own key handler, what each step shows:
+  // the board's whole text (hidden elements too), each card placement's face, the cash lines;
+  // it starts with the Home key, as a reader back at the deal
+  const texts = (selector) =>
+    Array.from(document.querySelectorAll(selector), (e) => e.textContent);
+  const right = () => document.body.dispatchEvent(
+    new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true, cancelable: true}));
+  document.body.dispatchEvent(new KeyboardEvent("keydown", {key: "Home", bubbles: true}));
+  const steps = Number(document.getElementById("slider").max) + 1;
+  const shown = [];
+  for (let i = 0; i < steps; i++) {
+    if (i) right();
+    const faces = {};
+    for (const card of document.querySelectorAll("#board [data-placement]")) {
+      (faces[card.dataset.placement] ??= []).push(card.querySelector(".face").textContent);
+    }
+    shown.push({counter: document.getElementById("counter").textContent,
+                board: document.getElementById("board").textContent,
+                faces: faces, cash: texts(".palace .cash")});
+  }
+  return shown;
+}"""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("title", TITLES)
 def test_a_seat_page_never_shows_another_seats_hidden_cards(
@@ -209,20 +263,22 @@ def test_a_seat_page_never_shows_another_seats_hidden_cards(
     )
     if title == "paranoia":  # a seat is not told of another's pass (every other move is public)
         assert len(numbers) < len(tables), "steps the seat was not part of are left out"
+    page.keyboard.press("ArrowRight")  # a real key press, then the whole walk in the page
+    assert page.locator("#counter").inner_text().startswith(f"step 2 of {len(numbers)}")
+    shown = page.evaluate(SHOWN_AT_EVERY_STEP)
+    assert [look["counter"].split(" ·")[0] for look in shown] == [
+        f"step {n} of {len(numbers)}" for n in range(1, len(numbers) + 1)
+    ]
     checked = 0
-    for index, number in enumerate(numbers):
-        if index:
-            page.keyboard.press("ArrowRight")
+    for number, look in zip(numbers, shown, strict=True):
         names, placements = hidden_from(title, tables[number], SEAT)
-        text = page.locator("#board").inner_text()
         for name in names:
-            assert name not in text, f"step {number}: another seat's {name} is shown"
+            assert name not in look["board"], f"step {number}: another seat's {name} is shown"
         for placement in placements:
-            face = page.locator(f'[data-placement="{placement}"] .face').inner_text()
-            assert face == "?", f"step {number}: hidden placement {placement} shows {face}"
+            faces = look["faces"].get(str(placement))
+            assert faces == ["?"], f"step {number}: hidden placement {placement} shows {faces}"
         if title == "intrigue":
-            cash = page.locator(".palace .cash").all_inner_texts()
-            assert cash.count("cash: secret") == record.players - 1
+            assert look["cash"].count("cash: secret") == record.players - 1
         checked += len(names) + len(placements)
     if title != "intrigue":
         assert checked, "the game had hidden cards to look for"
