@@ -101,7 +101,7 @@ def intrigue_record(game_id: str, hostile: BotIdentity, *, wins: bool = False) -
     ]
     record = play_game(get_game("intrigue"), entrants, seed=5, options={}, game_id=game_id)
     decisions = tuple(
-        dataclasses.replace(d, action={**d.action, "promise": PROMISE})
+        d._replace(action={**d.action, "promise": PROMISE})
         if isinstance(d.action, dict) and d.action.get("promise") == MARK
         else d
         for d in record.decisions

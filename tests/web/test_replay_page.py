@@ -31,7 +31,7 @@ def without_times(record: GameRecord, decisions: int) -> GameRecord:
     public once the game is over, and their cut short records are not over."""
     return dataclasses.replace(
         record,
-        decisions=tuple(dataclasses.replace(d, ms=0.0) for d in record.decisions[:decisions]),
+        decisions=tuple(d._replace(ms=0.0) for d in record.decisions[:decisions]),
         seats=tuple(dataclasses.replace(s, time_ms=0.0, score=0.0, rank=0) for s in record.seats),
         detail={},
         started_at="",
