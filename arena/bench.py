@@ -89,7 +89,7 @@ class Sizes:
     sandbox_decisions: int  # per run of the sandbox-cost comparison
 
 
-FULL = Sizes(rounds=5, inprocess_decisions=2000, subprocess_decisions=600, sandbox_decisions=600)
+FULL = Sizes(rounds=5, inprocess_decisions=1500, subprocess_decisions=450, sandbox_decisions=450)
 QUICK = Sizes(rounds=5, inprocess_decisions=600, subprocess_decisions=150, sandbox_decisions=150)
 
 
