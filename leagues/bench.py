@@ -82,7 +82,7 @@ def main() -> None:
         print(json.dumps(run_once(*args.once)))
         return
     # The memory leagues (short games, then five times as many) are most of this bench's time:
-    # 60 → 300 games keep `make bench` under 2 minutes and the longer league still 5× longer.
+    # 60 → 300 games keep `make bench` under 2 minutes and the longer league still five times longer.
     speed_games, short = (20, 20) if args.quick else (60, 60)
     print("league runner: 3-player Corruption, random bots (subprocesses), fresh database")
     one, two = (measure_in_fresh_process(speed_games, workers) for workers in (1, 2))
