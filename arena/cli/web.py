@@ -13,7 +13,7 @@ from arena.cli.common import DEFAULT_DB, EXIT_USAGE, DbOption, console, fail, op
 from arena.printable import shown
 from arena.store import StoreError
 from arena.web.server import make_server
-from arena.web.site import write_site
+from arena.web.site import DEFAULT_REPLAYS, write_site
 
 
 def report(
@@ -24,15 +24,24 @@ def report(
             "--out", "-o", metavar="DIR", help="The folder to write the site into (created if new)."
         ),
     ] = Path("report"),
+    replays: Annotated[
+        str,
+        typer.Option(
+            metavar="N|all",
+            help="Write the replays of the newest N games (all: of every game). Replay pages "
+            "already in the folder, written by this arena, are kept.",
+        ),
+    ] = str(DEFAULT_REPLAYS),
 ) -> None:
     """Write the web report as static pages: leaderboards with rating charts, games, bots,
-    leagues and every game's replay. Opens from disk, works offline (no CDN).
+    leagues and the newest games' replays. Opens from disk, works offline (no CDN).
 
     Example: arena report --db arena.db --out report && xdg-open report/index.html
     """
     if out.exists() and not out.is_dir():
         fail(f"{out} is a file: pass --out with a folder (new or existing)", EXIT_USAGE)
-    # one page per game (its replay, up to a second each): a big database takes a while
+    newest = _replay_count(replays)
+    # a replay page takes a tenth of a second or more: a big database takes a while
     progress = Progress(
         "writing pages",
         BarColumn(),
@@ -45,8 +54,11 @@ def report(
     task = progress.add_task("pages", total=None)
     with open_db(db, create=False) as store, progress:
         try:
-            pages = write_site(
-                store, out, lambda done, total: progress.update(task, completed=done, total=total)
+            written = write_site(
+                store,
+                out,
+                lambda done, total: progress.update(task, completed=done, total=total),
+                replays=newest,
             )
         except StoreError as exc:
             fail(str(exc))
@@ -55,7 +67,29 @@ def report(
                 f"cannot write the report into {out}: {exc.strerror or exc}. Pass --out with "
                 "a folder you may write."
             )
-    console().print(f"Wrote {pages} page(s) to {shown(out)}; open {shown(out / 'index.html')}")
+    console().print(
+        f"Wrote {written.pages} page(s) to {shown(out)}; open {shown(out / 'index.html')}"
+    )
+    if written.kept:
+        console().print(f"  {written.kept} replay page(s) were there already, unchanged: kept")
+    if written.replays < written.games:
+        console().print(
+            f"  Replays of the newest {written.replays} of {written.games} games: pass "
+            "--replays all for every one, or see any game with arena serve."
+        )
+
+
+def _replay_count(text: str) -> int | None:
+    """--replays: a number of games, or None for all; a clear error otherwise."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        fail(f"--replays takes a number of games (0 or more) or all, not {text!r}", EXIT_USAGE)
+    return count
 
 
 def serve(

@@ -24,23 +24,48 @@ GENERATOR = "arena report"
 
 
 def replay_html(
-    record: GameRecord, asset_prefix: str = "../static/", home: str = "../index.html"
+    record: GameRecord,
+    asset_prefix: str = "../static/",
+    home: str = "../index.html",
+    generator: str | None = None,
 ) -> str:
     """The replay page of a game in the site: ``asset_prefix`` is the static folder's URL from
-    the page, ``home`` the URL of the page to go back to."""
-    return render_replay(record, asset_prefix=asset_prefix, home=home)
+    the page, ``home`` the URL of the page to go back to, ``generator`` what wrote it (a
+    written site's stamp, see site.py)."""
+    return render_replay(record, asset_prefix=asset_prefix, home=home, generator=generator)
 
 
 class Pages:
     """The pages of one open database. ``live``: served by `arena serve` (pages poll for new
-    games and reload); else written to disk."""
+    games and reload); else written to disk, with the replays of the newest ``replays`` games
+    only (None: every game), stamped ``generator``."""
 
-    def __init__(self, store: Store, *, live: bool = False) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        live: bool = False,
+        replays: int | None = None,
+        generator: str | None = None,
+    ) -> None:
         self.store = store
         self.db = store.db
         self.live = live
         self.keys = queries.bot_keys(self.db)
         self.seq = queries.latest_seq(self.db)
+        self.generator = generator
+        self.replayed: frozenset[str] | None = None
+        """The games with a replay page; None: every game."""
+        if replays is not None:
+            self.replayed = frozenset(
+                row[0]
+                for row in self.db.execute(
+                    "SELECT id FROM games ORDER BY seq DESC LIMIT ?", [replays]
+                )
+            )
+
+    def has_replay(self, game_id: str) -> bool:
+        return self.replayed is None or game_id in self.replayed
 
     # -- the site's paths -------------------------------------------------------------------
 
@@ -58,7 +83,8 @@ class Pages:
         for league in self._leagues():
             yield paths.league_page(league.name)
         for (game_id,) in self.db.execute("SELECT id FROM games ORDER BY seq"):
-            yield paths.game_page(game_id)
+            if self.has_replay(game_id):
+                yield paths.game_page(game_id)
 
     def render(self, path: str) -> str | None:
         """The page at ``path`` (from the site's root), or None if there is none."""
@@ -185,9 +211,9 @@ class Pages:
             record = self.store.load_game(game_id)
         except GameNotFound:
             return None
-        if record.game_id != game_id:  # a prefix: only exact ids have pages
-            return None
-        return replay_html(record)
+        if record.game_id != game_id or not self.has_replay(game_id):  # a prefix: only exact
+            return None  # ids have pages
+        return replay_html(record, generator=self.generator)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -227,6 +253,7 @@ class Pages:
                     title, key if isinstance(key, str) else key.file_name
                 ),
                 game_page=paths.game_page,
+                has_replay=self.has_replay,
                 league_page=paths.league_page,
                 list_page=paths.games_list_page,
                 **data,

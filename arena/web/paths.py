@@ -53,6 +53,12 @@ def game_page(game_id: str) -> str:
     return f"games/{safe_file_name(game_id)}.html"
 
 
+def is_game_page(path: str) -> bool:
+    """True for a game's replay page (``game_page``), not the games list beside them."""
+    folder, _, name = path.partition("/")
+    return folder == "games" and "/" not in name and path != GAMES
+
+
 def bot_page(title: str, file_name: str) -> str:
     """``file_name`` is a bot's ``BotKey.file_name`` (already safe)."""
     return f"bots/{safe_file_name(title)}/{file_name}.html"

@@ -29,12 +29,18 @@ SHARED_STYLE = "site.css"
 
 
 def render_replay(
-    record: GameRecord, *, asset_prefix: str, home: str, only_seat: int | None = None
+    record: GameRecord,
+    *,
+    asset_prefix: str,
+    home: str,
+    only_seat: int | None = None,
+    generator: str | None = None,
 ) -> str:
     """The replay page of ``record``, linking its assets under ``asset_prefix`` (the static
     folder's URL relative to the page, e.g. "../static/"); ``home`` is the site's index.
-    With ``only_seat`` the page holds that seat's side of the game alone. A record that does
-    not replay gets a page saying why (the site still links every game)."""
+    With ``only_seat`` the page holds that seat's side of the game alone; ``generator`` goes
+    into its generator meta tag. A record that does not replay gets a page saying why (the
+    site still links every game)."""
     styles = [name for name in (SHARED_STYLE, "replay.css") if _asset_exists(name)]
     stylesheets = [asset_prefix + name for name in styles]
     icon = asset_prefix + ICON if _asset_exists(ICON) else NO_ICON
@@ -46,6 +52,7 @@ def render_replay(
             stylesheets=stylesheets,
             scripts=[asset_prefix + "replay.js"],
             icon=icon,
+            generator=generator,
         )
     except ReplayError as exc:  # a newer arena's title, a hand-edited record: say so, in place
         return (
@@ -57,6 +64,7 @@ def render_replay(
                 home=home,
                 stylesheets=stylesheets,
                 icon=icon,
+                generator=generator,
             )
         )
 
@@ -92,6 +100,7 @@ def _render(record: GameRecord, only_seat: int | None, **assets: Any) -> str:
         for side in document["sides"]
     ]
     no_assets: dict[str, Any] = {
+        "generator": None,
         "stylesheets": [],
         "scripts": [],
         "inline_styles": [],

@@ -1,17 +1,47 @@
 """`arena report`: the whole report written as static files, to open from disk or put on any
-file server (a CI artifact, GitHub Pages). Every asset is copied beside the pages: no CDN."""
+file server (a CI artifact, GitHub Pages). Every asset is copied beside the pages: no CDN.
+
+Replays are most of the work (a replay page takes a tenth of a second or more, and holds
+every seat's view of every step): a site holds those of the newest games only, as many as
+asked, and a replay page already in the folder is kept, not written again, when it carries
+this arena's stamp. A recorded game never changes, so its page changes only with the code
+that draws it, which the stamp covers.
+"""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import shutil
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import arena
+import protocol
 from arena.store import Store
-from arena.web.pages import Pages
+from arena.web import paths
+from arena.web.pages import GENERATOR, Pages
 
 FAVICON = "favicon.ico"
+DEFAULT_REPLAYS = 200
+"""Replays a report holds unless told otherwise: under a minute of writing (a replay takes
+ about 0.1 to 0.2 s of CPU)."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """What write_site did."""
+
+    pages: int
+    """Pages in the site (replays kept included)."""
+    replays: int
+    """Replay pages in the site."""
+    kept: int
+    """Replay pages already there with this arena's stamp, not written again."""
+    games: int
+    """Games in the database."""
 
 
 def copy_static(folder: Path) -> None:
@@ -24,27 +54,73 @@ def copy_static(folder: Path) -> None:
         shutil.copyfile(found / FAVICON, folder / FAVICON)
 
 
-def write_site(store: Store, out: Path, on_page: Callable[[int, int], None] | None = None) -> int:
-    """Write every page of ``store``'s report under ``out``; returns how many pages. The pages
-    are read in one transaction: one state of the database, even while a league writes it.
-    ``on_page(done, total)`` is called after each page (a replay takes up to a second)."""
+@functools.cache
+def stamp() -> str:
+    """This arena's replay stamp: a digest of the code and templates that draw replays (the
+    arena and protocol packages' files), so a page written by other code is written again."""
+    digest = hashlib.blake2b(digest_size=8)
+    for package in (arena, protocol):
+        root = Path(package.__path__[0])
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return f"{GENERATOR} {arena.__version__} {digest.hexdigest()}"
+
+
+def write_site(
+    store: Store,
+    out: Path,
+    on_page: Callable[[int, int], None] | None = None,
+    *,
+    replays: int | None = DEFAULT_REPLAYS,
+) -> Written:
+    """Write every page of ``store``'s report under ``out``, with the replays of the newest
+    ``replays`` games (None: every game). The pages are read in one transaction: one state
+    of the database, even while a league writes it. ``on_page(done, total)`` is called after
+    each page."""
     out.mkdir(parents=True, exist_ok=True)
     copy_static(out)
-    written = 0
+    written = kept = replay_pages = 0
+    generator = stamp()
     store.db.execute("BEGIN")
     try:
-        pages = Pages(store)
+        pages = Pages(store, replays=replays, generator=generator)
+        games = store.db.execute("SELECT count(*) FROM games").fetchone()[0]
         every = list(pages.paths())
         for path in every:
-            html = pages.render(path)
-            if html is None:
-                raise RuntimeError(f"the report lists {path} but has no page for it")
             target = out / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(html, encoding="utf-8")
+            is_replay = paths.is_game_page(path)
+            replay_pages += is_replay
+            if is_replay and _stamped(target, generator):
+                kept += 1
+            else:
+                html = pages.render(path)
+                if html is None:
+                    raise RuntimeError(f"the report lists {path} but has no page for it")
+                _write(target, html)
             written += 1
             if on_page is not None:
                 on_page(written, len(every))
     finally:
         store.db.execute("ROLLBACK")
-    return written
+    return Written(written, replay_pages, kept, games)
+
+
+def _write(target: Path, html: str) -> None:
+    """Write a page whole or not at all (a report stopped midway leaves no half page that
+    a later one would keep for its stamp)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(html, encoding="utf-8")
+    partial.replace(target)
+
+
+def _stamped(page: Path, generator: str) -> bool:
+    """True if ``page`` is a replay page this arena wrote (its stamp in its head)."""
+    try:
+        with page.open("rb") as handle:
+            head = handle.read(2048)
+    except OSError:
+        return False
+    return f'<meta name="generator" content="{generator}">'.encode() in head

@@ -255,8 +255,8 @@ def test_writing_the_site_reports_its_progress_page_by_page(database: Path, tmp_
         written = write_site(
             store, tmp_path / "out", lambda done, total: calls.append((done, total))
         )
-    assert written == len(list((tmp_path / "out").rglob("*.html")))
-    assert calls == [(done, written) for done in range(1, written + 1)]
+    assert written.pages == len(list((tmp_path / "out").rglob("*.html")))
+    assert calls == [(done, written.pages) for done in range(1, written.pages + 1)]
 
 
 def test_arena_report_into_a_file_is_one_clear_line(database: Path, tmp_path: Path) -> None:
