@@ -15,6 +15,7 @@ import select
 import signal
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,9 @@ class BotProcess:
         self._log_file: Any = None
         self._log_written = 0
         self._launch: launching.Launch | None = None
+        self._stderr_closed = False
+        self._startup_timeout_s = 0.0
+        self._startup_deadline = 0.0
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -99,6 +103,18 @@ class BotProcess:
 
     def start(self, timeout_s: float) -> None:
         """Start the process and do the handshake within timeout_s; raises BotError."""
+        self.launch(timeout_s)
+        error = finish_starts([self])[0]
+        if error is not None:
+            raise error
+
+    def launch(self, timeout_s: float) -> None:
+        """Start the process and queue the hello, without waiting for the bot: finish_starts
+        then waits for its reply, until timeout_s from now. Raises BotStartFailed.
+
+        Starting is split so that a lineup launches all its bots before waiting on any: each
+        takes tens of milliseconds to start, and they can do it side by side.
+        """
         self._reset_buffers()
         self.set_log(self._default_log_path())
         problem = unrunnable(self.manifest.command, self.manifest.snapshot, bot_search_path())
@@ -142,7 +158,28 @@ class BotProcess:
         self._poll.register(self._stdout_fd, select.POLLIN)
         self._poll.register(self._stderr_fd, select.POLLIN)
         self.send(messages.hello(self.arena_version))
-        line = self._next_line(time.monotonic() + timeout_s, "the hello reply", timeout_s)
+        self._startup_timeout_s = timeout_s
+        self._startup_deadline = time.monotonic() + timeout_s
+
+    def _hello_due(self, now: float) -> bool:
+        """Write what the pipe takes of the hello; True once the reply is there, or the bot has
+        closed its stdout, or its startup deadline has passed (_check_hello then says which)."""
+        self._write_some()
+        return bool(self._lines) or self._stdout_closed or now >= self._startup_deadline
+
+    def _handshake_fds(self) -> list[tuple[int, int]]:
+        """The (descriptor, poll events) to wait on while the hello reply is awaited."""
+        fds = [(self._stdout_fd, select.POLLIN)]
+        if not self._stderr_closed:
+            fds.append((self._stderr_fd, select.POLLIN))
+        if self._outbox:
+            fds.append((self._stdin_fd, select.POLLOUT))
+        return fds
+
+    def _check_hello(self) -> None:
+        """Take the hello reply (or raise the crash or timeout) and agree on the protocol."""
+        timeout_s = self._startup_timeout_s
+        line = self._next_line(self._startup_deadline, "the hello reply", timeout_s)
         reply = self._decode(line)
         try:
             protocol, name, version = messages.check_bot_hello(reply)
@@ -325,6 +362,7 @@ class BotProcess:
         self._lines.clear()
         self._outbox.clear()
         self._stdout_closed = False
+        self._stderr_closed = False
         self._stderr_tail = b""
         self.wire = SeatWire()  # a new process negotiates afresh
 
@@ -385,11 +423,15 @@ class BotProcess:
         return self._lines.popleft()
 
     def _poll_once(self, remaining_s: float) -> None:
-        for fd, _ in self._poll.poll(max(1, int(remaining_s * 1000 + 0.999))):
-            if fd == self._stdout_fd:
-                self._read_stdout()
-            elif fd == self._stderr_fd:
-                self._read_stderr()
+        for fd, _ in self._poll.poll(_poll_ms(remaining_s)):
+            self._on_ready(fd)
+
+    def _on_ready(self, fd: int) -> None:
+        """Read what a poll found on fd (stdin's room is used by the next write)."""
+        if fd == self._stdout_fd:
+            self._read_stdout()
+        elif fd == self._stderr_fd:
+            self._read_stderr()
 
     def _read_stdout(self) -> None:
         try:
@@ -419,6 +461,7 @@ class BotProcess:
         except BlockingIOError:
             return
         if not data:
+            self._stderr_closed = True
             self._poll.unregister(self._stderr_fd)
             return
         self._log(data)
@@ -455,3 +498,50 @@ class BotProcess:
         tail = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()[-3:]
         said = f"; last stderr: {' | '.join(tail)}" if tail else ""
         return BotCrashed(f"{prefix}{how}{said}")
+
+
+def finish_starts(processes: Sequence[BotProcess]) -> list[BotError | None]:
+    """Finish the handshakes of launched processes: each one's error, or None once it has
+    answered the hello well, within its own startup deadline.
+
+    All are waited on at once, not one after another: a bot must neither lose its startup time
+    nor block on a full pipe while the referee waits on another that is slow to answer. A
+    process that failed is left for its owner to stop.
+    """
+    errors: list[BotError | None] = [None] * len(processes)
+    waiting = list(range(len(processes)))
+    while True:
+        poll = select.poll()
+        owners: dict[int, int] = {}
+        still: list[int] = []
+        now = time.monotonic()
+        for index in waiting:
+            process = processes[index]
+            try:
+                if process._hello_due(now):
+                    process._check_hello()
+                    continue
+            except BotError as error:
+                errors[index] = error
+                continue
+            for fd, events in process._handshake_fds():
+                poll.register(fd, events)
+                owners[fd] = index
+            still.append(index)
+        waiting = still
+        if not waiting:
+            return errors
+        soonest = min(processes[index]._startup_deadline for index in waiting)
+        for fd, _ in poll.poll(_poll_ms(soonest - time.monotonic())):
+            index = owners[fd]
+            if errors[index] is None:
+                try:
+                    processes[index]._on_ready(fd)
+                except BotError as error:
+                    errors[index] = error
+                    waiting.remove(index)
+
+
+def _poll_ms(remaining_s: float) -> int:
+    """A poll timeout in whole milliseconds, rounded up and at least 1 (0 would spin)."""
+    return max(1, int(remaining_s * 1000 + 0.999))

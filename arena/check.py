@@ -126,7 +126,7 @@ def run_check(
         limits=limits,
     ) as lineup:
         process = lineup.processes[0]
-        error = lineup.ensure_running(0)
+        error = lineup.ensure_running(range(players)).get(0)  # the opponents start alongside
         if error is not None:
             report.startup_error = f"{error.fault}: {error.reason}"
             return report

@@ -7,11 +7,11 @@ sits that game out as a faulted seat (the referee plays default actions for it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import arena
-from arena.botprocess import BotProcess
+from arena.botprocess import BotProcess, finish_starts
 from arena.containment.limits import DEFAULT_LIMITS, Limits
 from arena.faults import BotError
 from arena.manifest import BotManifest
@@ -47,30 +47,50 @@ class Lineup:
 
     def seated(self, order: Sequence[int], game_id: str) -> list[SeatedBot]:
         """Seat i gets entry order[i]; each process is (re)started if needed, logs routed."""
+        errors = self.ensure_running(order)
         seated: list[SeatedBot] = []
         for seat, index in enumerate(order):
             process = self.processes[index]
-            manifest = self.manifests[index]
-            error = self.ensure_running(index)
             if self.log_dir is not None:
                 # named by ids only: a bot's name is its author's choice, never a path
                 process.set_log(self.log_dir / game_id / f"seat{seat}.log")
-            seated.append(SeatedBot(manifest.identity, None if error else process, error))
+            error = errors.get(index)
+            seated.append(
+                SeatedBot(self.manifests[index].identity, None if error else process, error)
+            )
         return seated
 
-    def ensure_running(self, index: int) -> BotError | None:
-        """Start entry index if it is not running; the error if it cannot start."""
-        process = self.processes[index]
-        if process.alive:
-            return None
-        process.stop()
-        self.starts[index] += 1
+    def ensure_running(self, indexes: Iterable[int]) -> dict[int, BotError]:
+        """Start those of the entries indexes that are not running; the errors of those that
+        cannot start (each is stopped). All are launched before any handshake is awaited, so
+        they start side by side; each still has its own startup time, from its own launch."""
+        errors: dict[int, BotError] = {}
+        launched: list[int] = []
         try:
-            process.start(self.time_control.startup_s)
-        except BotError as error:
-            process.stop()
-            return error
-        return None
+            for index in dict.fromkeys(indexes):
+                process = self.processes[index]
+                if process.alive:
+                    continue
+                process.stop()
+                self.starts[index] += 1
+                launched.append(index)
+                try:
+                    process.launch(self.time_control.startup_s)
+                except BotError as error:
+                    launched.pop()
+                    errors[index] = error
+                    process.stop()
+            outcomes = finish_starts([self.processes[index] for index in launched])
+        except BaseException:
+            # interrupted mid-start (Ctrl-C, a signal): none is left half-started
+            for index in launched:
+                self.processes[index].stop()
+            raise
+        for index, outcome in zip(launched, outcomes):
+            if outcome is not None:
+                errors[index] = outcome
+                self.processes[index].stop()
+        return errors
 
     def close(self) -> None:
         """Say bye to every bot and stop it (its whole process group)."""

@@ -1,4 +1,7 @@
-"""`arena league run` and `arena league standings`: the league organiser's commands."""
+"""`arena league run` and `arena league standings`: the league organiser's commands.
+
+The league machinery (scheduling, worker pools, Dask, SQLite) is imported by the function
+that uses it, so that `arena --help` and the other commands do not pay for it."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import dataclasses
 import io
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -33,16 +36,15 @@ from arena.cli.common import (
 )
 from arena.cli.usage import ArenaCommand
 from arena.printable import cell, shown, visible
-from arena.store import Store, StoreError
-from leagues.cluster import ClusterUnavailable, DaskExecutor, require_distributed
 from leagues.cluster_address import ClusterAddress, parse_cluster
-from leagues.execution import Executor, WorkerFailed
 from leagues.lock import LeagueBusy, league_lock
 from leagues.progress import LeagueProgress
-from leagues.runner import prepare_league, run_league
-from leagues.spec import LeagueFileError, LeagueSpec, load_league
-from leagues.standings import Standings
-from leagues.store import LeagueChanged, LeagueStore
+
+if TYPE_CHECKING:
+    from arena.store import Store
+    from leagues.execution import Executor
+    from leagues.spec import LeagueSpec
+    from leagues.standings import Standings
 
 app = typer.Typer(
     help="League files: round-robins and gauntlets that run in parallel, resume after an "
@@ -66,6 +68,8 @@ ClusterOption = Annotated[
 
 
 def _load(path: Path) -> LeagueSpec:
+    from leagues.spec import LeagueFileError, load_league
+
     try:
         return load_league(path)
     except LeagueFileError as exc:
@@ -106,6 +110,8 @@ def run(
 
 
 def _cluster(text: str | None) -> ClusterAddress | None:
+    from leagues.cluster import ClusterUnavailable, require_distributed
+
     if text is None:
         return None
     try:
@@ -127,6 +133,12 @@ def _run(
     out: Console,
     address: ClusterAddress | None,
 ) -> None:
+    from arena.store import StoreError
+    from leagues.cluster import ClusterUnavailable, DaskExecutor
+    from leagues.execution import WorkerFailed
+    from leagues.runner import prepare_league, run_league
+    from leagues.store import LeagueChanged
+
     try:
         prepared = prepare_league(spec, store, log_dir=bot_log_dir(db), secret=secret)
     except LeagueChanged as exc:
@@ -211,6 +223,8 @@ def standings(
     """
     if as_json and as_csv:
         fail("choose one of --json and --csv", EXIT_USAGE)
+    from leagues.store import LeagueStore
+
     spec = _load(file)
     store = open_db(db, create=False)
     league = LeagueStore(store).find(spec.name)
@@ -232,6 +246,8 @@ def standings(
 
 
 def _standings(store: Store, spec: LeagueSpec, scheduled: int) -> Standings:
+    from leagues.store import LeagueStore
+
     leagues = LeagueStore(store)
     league = leagues.find(spec.name)
     if league is None:

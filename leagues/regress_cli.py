@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -39,11 +39,11 @@ from arena.faults import Fault
 from arena.printable import shown
 from arena.record import GameRecord
 from arena.seeds import random_deal_key
-from arena.store import StoreError
-from arena.web.regress_page import PairRow, TestPath, write_regress_page
-from leagues.regress import PairResult, RegressPlan, run_regress
 from leagues.reports import explanation, pair_summary, summary_line, write_json, write_junit
 from leagues.sequential import Bounds, RegressResult, SequentialTest, Verdict, parse_bounds
+
+if TYPE_CHECKING:
+    from leagues.regress import PairResult
 
 VERDICT_STYLE = {
     Verdict.PASS: "bold green",
@@ -136,6 +136,11 @@ def regress(
 
     Example: arena regress --game corruption --candidate bots/corruption-greedy --baseline bots/random --field bots/random --field bots/random --json regress.json
     """
+    # the games' machinery (worker pools, referee) and sqlite-utils: imported when a
+    # regression test runs, so that `arena --help` and the other commands do not pay for it
+    from arena.store import StoreError
+    from leagues.regress import RegressPlan, run_regress
+
     game = resolve_game(game_title)
     bots = resolve_bots([candidate, baseline, *field])
     table = players or max(game.min_players, min(game.max_players, 1 + len(field)))
@@ -247,6 +252,8 @@ def write_html(
     games: list[GameRecord],
 ) -> None:
     """`--html`: the verdict page, linking each pair to the replays of its two games."""
+    from arena.web.regress_page import PairRow, TestPath, write_regress_page
+
     by_task = {task_index(game.game_id): game.game_id for game in games}
     facts = [
         ("game", str(extra["game"])),

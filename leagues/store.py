@@ -4,8 +4,9 @@ games are done, and who is disqualified.
 arena.store keeps games, bots and ratings; the league tables live in the same file and are
 created by the migrations below, registered in arena's migration set under the ids existing
 databases already record (m002_leagues, m004_league_strikes); m009_league_tally adds the
-standings leagues.tally keeps. Importing this module registers them; arena.cli (the
-composition root) imports it before opening any database.
+standings leagues.tally keeps. Importing this module registers them; arena.cli.app (the
+composition root) names it in arena.schema_extensions, so that arena.store imports it before
+opening any database.
 """
 
 from __future__ import annotations

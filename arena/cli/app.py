@@ -4,17 +4,21 @@ the entry points (the `arena` script, `python -m arena`) import this module.
 It is the one place in arena/ that reaches up into leagues/; keeping it out of
 arena/cli/__init__.py lets leagues.cli import arena.cli.common without a cycle. Importing
 leagues.store registers the league tables' migrations: every command that opens a database must
-know them, or it would take a league database for a newer arena's."""
+know them, or it would take a league database for a newer arena's. It is named here, in
+arena.schema_extensions, and imported when a database is opened: `arena --help` has no use for
+SQLite (each command module likewise imports its heavy modules in the command that uses them)."""
 
 from __future__ import annotations
 
 import typer
 
-import leagues.store  # noqa: F401  (registers the league tables' migrations, below)
+from arena import schema_extensions
 from arena.cli import check, play, rerun, results, show, web
 from arena.cli.usage import ArenaCommand, ArenaGroup
 from leagues.cli import app as league_app
 from leagues.regress_cli import regress
+
+schema_extensions.add("leagues.store")  # the league tables' migrations (see above)
 
 app = typer.Typer(
     name="arena",

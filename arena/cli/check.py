@@ -6,13 +6,12 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from arena.bundled import bundled_bot
-from arena.check import CheckReport, run_check
 from arena.cli.common import (
     BOT_HELP,
     DEFAULT_GAME_MS,
@@ -40,6 +39,9 @@ from arena.games.base import Game
 from arena.printable import cell, shown
 from arena.replay import replay
 from protocol import features
+
+if TYPE_CHECKING:
+    from arena.check import CheckReport
 
 
 def check(
@@ -94,6 +96,9 @@ def check(
 
     Example: arena check corruption-greedy --game corruption --games 6
     """
+    # imported when a check runs: the referee and the bot processes are no use to other commands
+    from arena.check import run_check
+
     if html is not None:
         check_target(html)
     game = resolve_game(game_title)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich import box
@@ -13,15 +13,17 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.bundled import bundled_names, locate_bot
+from arena.conditions import FaultPolicy, TimeControl
 from arena.containment.readiness import SandboxUnavailable, require
 from arena.games import get_game, titles
 from arena.games.base import BadOptions, Game
 from arena.manifest import BotManifest, ManifestError, load_bot
 from arena.printable import cell, shown
-from arena.referee import FaultPolicy, TimeControl
 from arena.seeds import SEED_KEY_ENV, secret_from_seed_key
-from arena.store import Store, StoreError, UnknownName, open_store
 from arena.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from arena.store import Store, StoreError
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -234,6 +236,10 @@ def open_db(db: Path, *, create: bool, write: bool = False, code: int = EXIT_FAI
     result could not be stored). Without write or create (the commands that read), a database that cannot be
     written (read-only file, folder or file system) is opened read-only when SQLite can.
     """
+    # imported here: sqlite-utils costs a tenth of a second, which commands without a
+    # database (--help, check) need not pay
+    from arena.store import StoreError, open_store
+
     try:
         store = open_store(
             db,
@@ -273,6 +279,8 @@ def resolve_game(title: str) -> Game:
 def store_fail(exc: StoreError) -> NoReturn:
     """Exit with a database error: 2 when it is a name that matches nothing stored (a typo,
     like an unknown title), 1 when the database itself failed."""
+    from arena.store import UnknownName
+
     fail(str(exc), EXIT_USAGE if isinstance(exc, UnknownName) else EXIT_FAILED)
 
 

@@ -39,14 +39,12 @@ from arena.cli.common import (
     table,
     time_control,
 )
+from arena.conditions import FaultPolicy
 from arena.containment.limits import Limits
 from arena.faults import Fault
-from arena.match import MatchPlan, play_match
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord, GameStatus
-from arena.referee import FaultPolicy
 from arena.seeds import derive_deal_key
-from arena.store import StoreError
 
 
 def play(
@@ -87,6 +85,9 @@ def play(
 
     Example: arena play corruption --bot bots/corruption-greedy --bot bots/random --bot bots/random --games 10
     """
+    from arena.match import MatchPlan, play_match  # the referee and bot processes
+    from arena.store import StoreError
+
     game = resolve_game(game_title)
     manifests = resolve_bots(bot)
     check_table_size(game, len(manifests))  # one --bot per seat

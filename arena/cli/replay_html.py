@@ -4,7 +4,6 @@ one self-contained file per game, opened in the user's browser on request."""
 from __future__ import annotations
 
 import tempfile
-import webbrowser
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +13,6 @@ from arena.cli.common import EXIT_USAGE, fail
 from arena.printable import shown
 from arena.record import GameRecord
 from arena.replay import ReplayError
-from arena.web.replay_page import render_standalone_replay
 
 HtmlOption = Annotated[
     Path | None,
@@ -46,6 +44,9 @@ def check_target(file: Path) -> None:
 def write_replay(record: GameRecord, file: Path, only_seat: int | None) -> Path:
     """Write the replay page of ``record`` (one seat's side alone with ``only_seat``) to
     ``file``; exits with a one-line message when it cannot."""
+    # imported when a page is written: jinja2 costs every other command its start-up time
+    from arena.web.replay_page import render_standalone_replay
+
     check_target(file)
     try:
         page = render_standalone_replay(record, only_seat=only_seat)
@@ -65,6 +66,8 @@ def temporary_page() -> Path:
 
 
 def open_in_browser(file: Path) -> None:
+    import webbrowser
+
     webbrowser.open(file.resolve().as_uri())
 
 

@@ -26,8 +26,6 @@ from arena.manifest import BotManifest
 from arena.printable import shown
 from arena.record import GameRecord
 from arena.replay import ReplayError, recorded_game
-from arena.rerun import first_divergence, recorded_conditions, rerun_game
-from arena.store import StoreError
 
 
 def rerun(
@@ -55,6 +53,10 @@ def rerun(
 
     Example: arena rerun 3f2a9c --db arena.db
     """
+    # the referee, bot processes and sqlite-utils: imported by the commands that use them
+    from arena.rerun import first_divergence, recorded_conditions, rerun_game
+    from arena.store import StoreError
+
     try:
         with open_db(db, create=False) as store:
             record = store.load_game(game_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -22,7 +22,9 @@ from arena.cli.common import (
 from arena.faults import Fault
 from arena.printable import cell, shown, visible
 from arena.record import GameStatus
-from arena.store import LeaderboardRow, Store, StoreError
+
+if TYPE_CHECKING:
+    from arena.store import LeaderboardRow, Store
 
 
 def ratings(
@@ -50,6 +52,8 @@ def ratings(
 
     Example: arena ratings corruption --db arena.db
     """
+    from arena.store import StoreError  # sqlite-utils: imported by the commands that use it
+
     if game_title is not None:
         known_title(game_title)
     out = console()
@@ -146,6 +150,8 @@ def games(
 
     Example: arena games --game corruption --bot corruption-greedy --limit 10
     """
+    from arena.store import StoreError
+
     if game_title is not None:
         known_title(game_title)
     try:

@@ -29,7 +29,6 @@ from arena.faults import Fault
 from arena.printable import cell, shown, visible
 from arena.record import GameRecord, GameStatus
 from arena.replay import ReplayError, describer, replay, seat_events
-from arena.store import StoreError
 
 
 def show(
@@ -54,6 +53,8 @@ def show(
 
     Example: arena show 3f2a9c --seat 2 --open
     """
+    from arena.store import StoreError  # sqlite-utils: imported by the commands that use it
+
     try:
         with open_db(db, create=False) as store:
             record = store.load_game(game_id)

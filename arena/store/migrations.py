@@ -3,7 +3,8 @@
 arena's own tables (bots, games, seats, ratings, meta) are created here. A layer above that
 keeps its own tables in the same file registers their migrations in this same set with
 ``@migrations()`` (leagues.store: m002_leagues, m004_league_strikes); the composition root,
-arena.cli, imports it before any database is opened, so every command knows every migration.
+arena.cli.app, names it in arena.schema_extensions, and it is imported here before any
+migration is listed or applied, so every command knows every migration.
 Migration ids are what an existing file records as applied: never rename one.
 
 Never edit a migration that has shipped: add a new one. Each runs in a transaction together
@@ -13,12 +14,14 @@ so two processes opening a new file at once cannot both apply the same migration
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from arena import schema_extensions
 from arena.store import decisions, seat_sums, totals
 from arena.store.db import ReadOnlyDatabase, StoreError, write_transaction
 
@@ -238,6 +241,7 @@ def m011_seat_sums(db: Database) -> None:
 
 def known_names() -> list[str]:
     """The migrations this version of arena knows, in order."""
+    _import_extensions()
     with Database(memory=True) as empty:  # everything is pending on an empty database
         return [m.name for m in migrations.pending(empty)]
 
@@ -251,6 +255,7 @@ def prepare(db: Database, path: Path, *, create: bool, read_only: bool = False) 
     database to read it works while another process is writing. ``read_only``: a connection
     that cannot write: only check, and refuse a database that needs a migration.
     """
+    _import_extensions()
     _check(db, path, create=create)
     if read_only:
         pending = [m.name for m in migrations.pending(db)]
@@ -267,6 +272,13 @@ def prepare(db: Database, path: Path, *, create: bool, read_only: bool = False) 
         with write_transaction(db):
             _check(db, path, create=create)  # another process may have got there first
             migrations.apply(db)
+
+
+def _import_extensions() -> None:
+    """Import the modules named in arena.schema_extensions: importing one registers its
+    migrations in this set (done here, not at import, since they import arena.store)."""
+    for module in schema_extensions.MODULES:
+        importlib.import_module(module)
 
 
 def _check(db: Database, path: Path, *, create: bool) -> None:

@@ -25,9 +25,6 @@ from arena.web import paths
 from arena.web.pages import GENERATOR, Pages
 
 FAVICON = "favicon.ico"
-DEFAULT_REPLAYS = 200
-"""Replays a report holds unless told otherwise: under a minute of writing (a replay takes
- about 0.1 to 0.2 s of CPU)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,7 @@ def write_site(
     out: Path,
     on_page: Callable[[int, int], None] | None = None,
     *,
-    replays: int | None = DEFAULT_REPLAYS,
+    replays: int | None,
 ) -> Written:
     """Write every page of ``store``'s report under ``out``, with the replays of the newest
     ``replays`` games (None: every game). The pages are read in one transaction: one state

@@ -216,7 +216,7 @@ def test_regress_takes_game_ms(monkeypatch, tmp_path):
         seen.append(plan.time_control)
         raise KeyboardInterrupt  # stop before any game: only the plan is under test
 
-    monkeypatch.setattr("leagues.regress_cli.run_regress", capture)
+    monkeypatch.setattr("leagues.regress.run_regress", capture)  # imported when regress runs
     random_bot = str(Path(__file__).resolve().parents[2] / "bots" / "random")
     result = CliRunner().invoke(
         app,

@@ -79,7 +79,7 @@ def test_check_removes_its_temporary_logs_after_a_pass_an_error_and_ctrl_c(
         (log_dir / "between-games").mkdir()  # as a bot's log would be
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("arena.cli.check.run_check", interrupted)
+    monkeypatch.setattr("arena.check.run_check", interrupted)  # imported when check runs
     stopped = run("check", str(ROOT / "bots" / "random"))
     assert stopped.exit_code == 130, stopped.output
     assert list(left.iterdir()) == []

@@ -87,7 +87,7 @@ def test_ctrl_c_exits_130_in_regress_too(run, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("leagues.regress_cli.run_regress", interrupted)
+    monkeypatch.setattr("leagues.regress.run_regress", interrupted)  # imported when regress runs
     result = run(*REGRESS, "--field", RANDOM, "--field", RANDOM, "--games", "16")
     assert result.exit_code == 130, result.output
     assert "interrupted" in result.output

@@ -34,7 +34,7 @@ def site(database: Path, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
     with pytest.MonkeyPatch.context() as patch, open_store(database, create=False) as store:
         patch.setattr(queries, "PAGE_SIZE", PAGE_SIZE)
-        write_site(store, out)
+        write_site(store, out, replays=None)
     return out
 
 
@@ -253,7 +253,7 @@ def test_writing_the_site_reports_its_progress_page_by_page(database: Path, tmp_
     calls: list[tuple[int, int]] = []
     with open_store(database, create=False) as store:
         written = write_site(
-            store, tmp_path / "out", lambda done, total: calls.append((done, total))
+            store, tmp_path / "out", lambda done, total: calls.append((done, total)), replays=None
         )
     assert written.pages == len(list((tmp_path / "out").rglob("*.html")))
     assert calls == [(done, written.pages) for done in range(1, written.pages + 1)]
