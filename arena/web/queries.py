@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,26 +230,50 @@ def games_page(
     a page (default PAGE_SIZE, read at each call)."""
     size = size or PAGE_SIZE
     where, args = _where(shown)
-    (total,) = db.execute(f"SELECT count(*) FROM games g WHERE {where}", args).fetchone()
-    pages = max(1, math.ceil(total / size))
-    return GamesPage(
-        _select_games(db, where, args, keys, size, (page - 1) * size), page, pages, total
-    )
+    total = _count(db, where, args)
+    rows = _select_games(db, where, args, keys, size, (page - 1) * size)
+    return GamesPage(rows, page, _pages(total, size), total)
+
+
+def games_pages(
+    db: Database, shown: GameFilter, keys: dict[int, BotKey], size: int | None = None
+) -> Iterator[GamesPage]:
+    """Every page of the games ``shown`` picks, in order, read with one query: what the
+    static site writes. Page by page, games_page would read all the games before each page
+    (OFFSET) and, for a bot or a league, test every game: a 20,000-game report spent four
+    minutes there."""
+    size = size or PAGE_SIZE
+    where, args = _where(shown)
+    total = _count(db, where, args)
+    found = db.execute(f"{_GAMES} WHERE {where} {_NEWEST}", args)
+    pages = _pages(total, size)
+    for page in range(1, pages + 1):
+        rows = _game_rows(found.fetchmany(size))
+        _fill_seats(db, rows, keys)
+        yield GamesPage(rows, page, pages, total)
+
+
+_GAMES = "SELECT g.id, g.title, g.finished_at, g.status, g.termination, g.decisions FROM games g"
+_NEWEST = "ORDER BY g.seq DESC"
+
+
+def _count(db: Database, where: str, args: list[Any]) -> int:
+    return int(db.execute(f"SELECT count(*) FROM games g WHERE {where}", args).fetchone()[0])
+
+
+def _pages(total: int, size: int) -> int:
+    return max(1, math.ceil(total / size))
+
+
+def _game_rows(found: Iterable[Any]) -> list[GameRow]:
+    return [GameRow(*row) for row in found]
 
 
 def _select_games(
     db: Database, where: str, args: list[Any], keys: dict[int, BotKey], limit: int, offset: int
 ) -> list[GameRow]:
-    rows = [
-        GameRow(*row)
-        for row in db.execute(
-            f"""
-            SELECT g.id, g.title, g.finished_at, g.status, g.termination, g.decisions
-            FROM games g WHERE {where} ORDER BY g.seq DESC LIMIT ? OFFSET ?
-            """,
-            [*args, limit, offset],
-        )
-    ]
+    found = db.execute(f"{_GAMES} WHERE {where} {_NEWEST} LIMIT ? OFFSET ?", [*args, limit, offset])
+    rows = _game_rows(found)
     _fill_seats(db, rows, keys)
     return rows
 
