@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from arena.faults import Fault
 from arena.printable import visible
 from arena.record import DecisionRecord, GameRecord, SeatRecord
@@ -81,10 +83,10 @@ class Pool:
 
     def __init__(self) -> None:
         self.items: list[Any] = []
-        self._index: dict[str, int] = {}
+        self._index: dict[bytes, int] = {}
 
     def add(self, value: Any) -> int:
-        key = json.dumps(value, sort_keys=True)
+        key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
         if key not in self._index:
             self._index[key] = len(self.items)
             self.items.append(value)
@@ -99,10 +101,21 @@ def _pooled_values(patch: Patch, values: Pool) -> Patch:
     """The patch with each large value set replaced by [path, None, index into values]."""
     return [
         [change[0], None, values.add(change[1])]
-        if len(change) == 2 and len(json.dumps(change[1])) >= POOLED_CHARS
+        if len(change) == 2 and _large(change[1])
         else change
         for change in patch
     ]
+
+
+def _large(value: Any) -> bool:
+    """True if ``value``'s JSON has POOLED_CHARS characters or more. Most values set are
+    numbers, true, false or null: measured without encoding them (a number's JSON is its
+    repr, NaN and the infinities aside, which are short)."""
+    if value is None or isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return len(repr(value)) >= POOLED_CHARS
+    return len(json.dumps(value)) >= POOLED_CHARS
 
 
 def document_json(document: dict[str, Any]) -> str:
@@ -144,6 +157,8 @@ def side_views(document: dict[str, Any], side: str) -> list[Any]:
 
 
 def _diff(old: Any, new: Any, path: Path, patch: Patch) -> None:
+    if old is new:  # a part the game kept from one view to the next (view_parts.py)
+        return
     if old == new and type(old) is type(new):  # 1 == 1.0 == True in Python, not on the page
         return
     if isinstance(old, dict) and isinstance(new, dict):
