@@ -81,6 +81,11 @@ class DaskExecutor:
         from leagues.cluster_worker import LeaguePlugin, play
 
         client, cluster = self._connect()
+        try:
+            _check_workers_code(client)
+        except BaseException:
+            _stop(client, cluster, [], None)
+            raise
         # One plugin per league: a new run of the same league replaces the one a killed head
         # left behind (its bots are stopped) instead of adding a second set of bots.
         name = f"arena-league-{self.plan.game_id_prefix}"
@@ -189,6 +194,26 @@ class _Capacity:
         return 2 * self.threads
 
 
+def _check_workers_code(client: Any) -> None:
+    """Raise ClusterUnavailable, naming them, when workers run another arena than this head
+    (a worker joining later is refused by the league's plugin instead)."""
+    from leagues.cluster_worker import code_identity
+
+    mine = code_identity()
+    theirs = client.run(code_identity, on_error="return")
+    other = {
+        worker: found if isinstance(found, str) else f"an arena that cannot say ({found!r})"
+        for worker, found in sorted(theirs.items())
+        if found != mine
+    }
+    if other:
+        listed = "; ".join(f"{worker} runs {found}" for worker, found in other.items())
+        raise ClusterUnavailable(
+            f"this head runs {mine}, but {listed}: install the same arena (the same release, "
+            "or the same commit) on the head and every worker"
+        )
+
+
 def _describe(future: Any, task: GameTask) -> str:
     """Why a game's task did not finish, for WorkerFailed."""
     from distributed import KilledWorker
@@ -207,14 +232,13 @@ def _describe(future: Any, task: GameTask) -> str:
     return f"a cluster worker failed on game {task.index}: {type(error).__name__}: {error}"
 
 
-def _stop(client: Any, cluster: Any, futures: list[Any], plugin: str) -> None:
-    """Drop the games in flight, stop the league's bots on every worker, disconnect. Each
-    step is best effort: the scheduler may be the thing that failed."""
-    steps: list[Callable[[], object]] = [
-        lambda: client.cancel(futures),
-        lambda: client.unregister_worker_plugin(plugin),
-        lambda: client.close(timeout=_CLEANUP_S),
-    ]
+def _stop(client: Any, cluster: Any, futures: list[Any], plugin: str | None) -> None:
+    """Drop the games in flight, stop the league's bots on every worker (its plugin, if
+    registered), disconnect. Each step is best effort: the scheduler may be what failed."""
+    steps: list[Callable[[], object]] = [lambda: client.cancel(futures)]
+    if plugin is not None:
+        steps.append(lambda: client.unregister_worker_plugin(plugin))
+    steps.append(lambda: client.close(timeout=_CLEANUP_S))
     if cluster is not None:
         steps.append(lambda: cluster.close(timeout=_CLEANUP_S))
     for step in steps:

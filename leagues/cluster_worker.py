@@ -22,6 +22,8 @@ from typing import Any
 from distributed import Reschedule, WorkerPlugin, get_worker
 from tornado.ioloop import PeriodicCallback
 
+import arena
+from arena.code_digest import code_digest
 from arena.containment.readiness import require
 from arena.record import GameRecord
 from leagues.bundles import BotBundle, unpack
@@ -30,6 +32,13 @@ from leagues.tasks import GameTask
 
 IDLE_S = 60.0
 """A thread's bots are stopped after this long without a game (started again when needed)."""
+
+
+def code_identity() -> str:
+    """Which arena this process runs: its version and a digest of its code (arena, protocol,
+    leagues). A head and its workers must agree: they exchange records and plans as pickles,
+    and a game must be played by the same rules on every worker."""
+    return f"arena {arena.__version__} (code {code_digest('arena', 'protocol', 'leagues')})"
 
 
 class LeaguePlugin(WorkerPlugin):
@@ -42,6 +51,9 @@ class LeaguePlugin(WorkerPlugin):
         """By digest: entrants that are copies of one bot share its folder."""
         self.head_python = sys.executable
         """How the head spelled {python} in the bots' commands; each worker uses its own."""
+        self.head_code = code_identity()
+        """The head's arena: a worker running another refuses to play (it may join late,
+        after the head checked the workers it found)."""
 
     def setup(self, worker: Any) -> None:
         self.directory = Path(worker.local_directory) / "arena"
@@ -52,6 +64,12 @@ class LeaguePlugin(WorkerPlugin):
         self.busy: set[int] = set()
         self.last_game: dict[int, float] = {}
         self.closed = False
+        self.refusal: str | None = None
+        if code_identity() != self.head_code:
+            self.refusal = (
+                f"this worker runs {code_identity()}, the league's head {self.head_code}: "
+                "install the same arena on the head and every worker"
+            )
         self.reaper = PeriodicCallback(self._reap_on_schedule, IDLE_S * 1000 / 4)
         self.reaper.start()
 
@@ -67,6 +85,8 @@ class LeaguePlugin(WorkerPlugin):
         with self.lock:
             if self.closed:
                 raise Reschedule()  # removed since the task began: play it elsewhere
+            if self.refusal is not None:
+                raise RuntimeError(self.refusal)
             if self.local_plan is None:
                 self.local_plan = self._localise()
             thread = threading.get_ident()

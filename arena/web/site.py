@@ -10,8 +10,6 @@ that draws it, which the stamp covers.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 import arena
-import protocol
+from arena.code_digest import code_digest
 from arena.store import Store
 from arena.web import paths
 from arena.web.pages import GENERATOR, Pages
@@ -51,18 +49,10 @@ def copy_static(folder: Path) -> None:
         shutil.copyfile(found / FAVICON, folder / FAVICON)
 
 
-@functools.cache
 def stamp() -> str:
     """This arena's replay stamp: a digest of the code and templates that draw replays (the
     arena and protocol packages' files), so a page written by other code is written again."""
-    digest = hashlib.blake2b(digest_size=8)
-    for package in (arena, protocol):
-        root = Path(package.__path__[0])
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(root).as_posix().encode())
-                digest.update(path.read_bytes())
-    return f"{GENERATOR} {arena.__version__} {digest.hexdigest()}"
+    return f"{GENERATOR} {arena.__version__} {code_digest('arena', 'protocol')}"
 
 
 def write_site(

@@ -233,3 +233,52 @@ def plugin_on_a_worker(tmp_path, league, monkeypatch):  # type: ignore[no-untype
         cluster_worker, "get_worker", lambda: SimpleNamespace(plugins={plugin.name: plugin})
     )
     return prepared, plugin
+
+
+@pytest.mark.slow  # a scheduler and a worker
+def test_workers_running_another_arena_are_named_and_nothing_is_played(
+    tmp_path, start_cluster, bot_processes, monkeypatch
+):
+    """The head asks every worker which arena it runs before sending the league: here the
+    head's version is changed (in this process only), so the real worker differs."""
+    import arena
+
+    league = write_league(tmp_path, games=4)
+    with start_cluster(workers=1) as cluster:
+        monkeypatch.setattr(arena, "__version__", "0.0.0-not-the-workers")
+        result = run_cli(
+            "league", "run", league, "--db", tmp_path / "a.db", "--cluster", cluster.address
+        )
+        monkeypatch.undo()
+        worker = cluster_worker.code_identity()  # what the worker runs: this checkout
+        assert result.exit_code == 1, result.output
+        said = " ".join(result.output.split())
+        assert "this head runs arena 0.0.0-not-the-workers (code " in said
+        assert f"runs {worker}: install the same arena" in said
+        with open_store(tmp_path / "a.db", create=False) as store:
+            assert store.db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+        assert bot_processes(cluster.caches[0]) == [], "no bot was started"
+
+
+def test_a_worker_joining_with_another_arena_refuses_every_game(tmp_path, monkeypatch):
+    """A worker that joins after the head's check gets the league's plugin, which carries the
+    head's arena: it plays nothing, and says why (the head stops with WorkerFailed)."""
+    league = write_league(tmp_path, games=3)
+    with open_store(tmp_path / "a.db", create=True) as store:
+        prepared = prepare_league(load_league(league), store, log_dir=None)
+    plugin = LeaguePlugin("arena-league-test", prepared.plan, pack_all(prepared.plan.manifests))
+    plugin.head_code = "arena 9.9 (code 0000000000000000)"  # as a head of another arena made it
+
+    async def on_a_worker() -> None:
+        plugin.setup(SimpleNamespace(local_directory=str(tmp_path / "worker")))
+
+    asyncio.run(on_a_worker())
+    try:
+        with pytest.raises(
+            RuntimeError,
+            match=r"this worker runs arena .* the league's head "
+            r"arena 9\.9 \(code 0+\): install the same arena",
+        ):
+            plugin.player()
+    finally:
+        plugin.teardown(None)

@@ -84,25 +84,6 @@ def test_a_replay_written_by_this_arena_is_kept_and_any_other_is_written_again(
     assert not list(out.rglob("*.partial")), "every page written whole, no temporary left"
 
 
-def test_the_stamp_changes_with_the_code(monkeypatch, tmp_path: Path) -> None:
-    """A page drawn by other code is not kept: the stamp digests the packages' files."""
-    import arena
-
-    fake = tmp_path / "arena"
-    fake.mkdir()
-    (fake / "replay.py").write_text("one")
-    monkeypatch.setattr(arena, "__path__", [str(fake)])
-    stamp.cache_clear()
-    first = stamp()
-    (fake / "replay.py").write_text("two")
-    stamp.cache_clear()
-    try:
-        assert stamp() != first
-    finally:
-        monkeypatch.undo()
-        stamp.cache_clear()
-
-
 def test_replays_zero_writes_the_site_without_replays(database: Path, tmp_path: Path) -> None:
     with open_store(database, create=False) as store:
         written = write_site(store, tmp_path / "out", replays=0)
