@@ -1,5 +1,6 @@
-"""One conformance suite that every game title passes (STYLE.md): random playouts with the
-game's own invariants checked after every decision, well-formed requests and views, events
+"""One conformance suite that every game title passes (STYLE.md): random playouts (with
+talking seats too, for the titles that have table talk) with the game's own invariants checked
+after every decision, well-formed requests and views, events
 whose per-seat versions are consistent, same-seed determinism, and replay from the record."""
 
 from __future__ import annotations
@@ -102,6 +103,42 @@ def test_random_playouts_keep_every_invariant_and_replay_identically(title, play
         first = playout(game, players, seed, options, random.Random(seed))
         again = playout(game, players, seed, options, random.Random(seed))
         assert json.dumps(first) == json.dumps(again), "same seed and decisions: same game"
+
+
+TALK_CASES = [
+    # the titles whose seats may talk (table talk: messages, proposals, deals), with every seat
+    # talking and with two of them, at the smallest and the largest table
+    pytest.param(
+        title,
+        players,
+        talkers,
+        marks=[pytest.mark.slow] if title == "paranoia" and players > 5 else [],
+    )
+    for title in titles()
+    if getattr(get_game(title), "supports_talk", False)
+    for players in (get_game(title).min_players, get_game(title).max_players)
+    for talkers in (list(range(players)), [0, players - 1])
+]
+
+
+@pytest.mark.parametrize("title,players,talkers", TALK_CASES)
+def test_playouts_with_talking_seats_keep_every_invariant_and_replay_identically(
+    title, players, talkers
+):
+    game = get_game(title)
+    options = game.normalize_options({"talk": talkers})
+    seed = players  # one game per case (a PARANOIA game with talk costs a second of CPU)
+    first = playout(game, players, seed, options, random.Random(seed))
+    again = playout(game, players, seed, options, random.Random(seed))
+    assert json.dumps(first) == json.dumps(again), "same seed and decisions: same game"
+    talked = [step for step in first[1:-1] if isinstance(step[1], dict) and "act" in step[1]]
+    assert {seat for seat, _, _ in talked} == set(talkers), "every talker was asked to talk"
+
+
+def test_the_talk_cases_cover_every_title_that_talks():
+    talking = {title for title in titles() if getattr(get_game(title), "supports_talk", False)}
+    assert talking == {"intrigue", "paranoia"}
+    assert {case.values[0] for case in TALK_CASES} == talking
 
 
 @pytest.mark.parametrize("title", titles())
