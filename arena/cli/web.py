@@ -108,8 +108,8 @@ def serve(
         str,
         typer.Option(
             metavar="ADDRESS",
-            help="The address to listen on; the default serves this machine only (0.0.0.0: "
-            "every network it is on).",
+            help="The address to listen on, IPv4 or IPv6, or a name; the default serves this "
+            "machine only (0.0.0.0: every IPv4 network it is on; ::, IPv6 too).",
         ),
     ] = "127.0.0.1",
 ) -> None:

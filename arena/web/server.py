@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.server
 import json
 import mimetypes
+import socket
 from importlib import resources
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -119,12 +120,20 @@ class ReportServer(http.server.ThreadingHTTPServer):
 
     def __init__(self, db_path: Path, host: str, port: int) -> None:
         self.db_path = db_path
+        self.address_family = _family(host, port)
         super().__init__((host, port), ReportHandler)
 
     @property
     def url(self) -> str:
         host, port = str(self.server_address[0]), int(self.server_address[1])
-        return f"http://{host}:{port}/"
+        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def _family(host: str, port: int) -> socket.AddressFamily:
+    """IPv4 or IPv6, as ``host`` is (a name: the family it resolves to first). Raises OSError
+    (socket.gaierror) for a name that resolves to nothing."""
+    found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    return socket.AddressFamily(found[0][0])
 
 
 def make_server(db_path: Path, host: str = "127.0.0.1", port: int = 0) -> ReportServer:

@@ -4,6 +4,7 @@ reloads itself when a game is saved; a database that cannot be served is one cle
 from __future__ import annotations
 
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -112,6 +113,29 @@ def test_arena_serve_on_port_0_prints_the_url_it_serves(database: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+def test_serve_listens_on_an_ipv6_address_and_says_so_in_its_url(database: Path) -> None:
+    if not ipv6_loopback():
+        pytest.skip("this host has no IPv6 loopback (::1) to listen on: nothing to prove")
+    server = make_server(database, "::1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        assert server.url.startswith("http://[::1]:"), server.url
+        status, body = get(server.url)
+        assert status == 200 and b"random-a@1.0" in body
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def error_line(*args: str) -> str:
