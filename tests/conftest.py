@@ -18,7 +18,11 @@ from tests.support.paths import FAKEBOT
 
 # --cpu-durations N: the tests that cost the most CPU time (tests/support/cpu_durations.py);
 # the longest files run first, so that no worker is left alone with one at the end
-pytest_plugins = ["tests.support.cpu_durations", "tests.support.heaviest_first"]
+pytest_plugins = [
+    "tests.support.cpu_durations",
+    "tests.support.heaviest_first",
+    "tests.support.cli_command_once",
+]
 
 # Hypothesis's per-example deadline is wall-clock time, which a loaded machine stretches: it
 # made property tests fail by load alone. Each property test still has its example budget.
