@@ -27,6 +27,10 @@ pytest_plugins = [
 # Hypothesis's per-example deadline is wall-clock time, which a loaded machine stretches: it
 # made property tests fail by load alone. Each property test still has its example budget.
 settings.register_profile("arena", deadline=None)
+# `make test-quick` passes --hypothesis-profile arena-quick: a fifth of the examples, for each
+# property test (tests/support/examples.py scales the budgets tests set themselves), so that
+# the quick run tries every property on fewer inputs; `make test` and CI keep the whole budget.
+settings.register_profile("arena-quick", settings.get_profile("arena"), max_examples=20)
 settings.load_profile("arena")
 
 
