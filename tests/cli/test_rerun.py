@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.store import open_store
 from arena.store.decisions import pack, unpack
+from tests.support.module_bots import own_snapshot_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,12 +35,10 @@ def play_one_game(run, folder: Path) -> tuple[Path, str, Path]:
 @pytest.fixture(scope="module")
 def played_once(tmp_path_factory):
     """The game of play_one_game, played once for the tests that change only the database
-    (each gets its own copy, from `recorded`). Its bots snapshot into the module's own cache,
-    as each test's do into theirs (tests/conftest.py, own_snapshot_cache)."""
+    (each gets its own copy, from `recorded`)."""
     folder = tmp_path_factory.mktemp("played-once")
     runner = CliRunner()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ARENA_CACHE", str(folder / "arena-cache"))
+    with own_snapshot_cache(folder):
         return play_one_game(
             lambda *args: runner.invoke(app, list(args), catch_exceptions=False), folder
         )
