@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.store import open_store
 from arena.store.decisions import pack, unpack
-from tests.support.module_bots import own_snapshot_cache
+from tests.support.module_bots import own_copy, own_snapshot_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,14 +48,7 @@ def recorded(played_once, tmp_path):
     """(database, game id, the random bot's copy): this test's own copy of the database of
     the game played once, and the bots that played it (which the test must not change)."""
     db, game_id, random_bot = played_once
-    copy = tmp_path / "arena.db"
-    source, target = sqlite3.connect(db), sqlite3.connect(copy)
-    try:
-        source.backup(target)  # whole and consistent, whatever is still in the -wal file
-    finally:
-        source.close()
-        target.close()
-    return copy, game_id, random_bot
+    return own_copy(db, tmp_path / "arena.db"), game_id, random_bot
 
 
 def test_a_recorded_game_reruns_identically(run, recorded):

@@ -1,8 +1,10 @@
-"""For a module-scoped fixture that runs bots, played once for the tests of a module."""
+"""For games played once for the tests of a module: a module-scoped fixture runs the bots, and
+each test that changes the database gets its own copy."""
 
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,3 +20,15 @@ def own_snapshot_cache(folder: Path) -> Iterator[pytest.MonkeyPatch]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ARENA_CACHE", str(folder / "arena-cache"))
         yield patch
+
+
+def own_copy(db: Path, copy: Path) -> Path:
+    """A copy of the database ``db`` at ``copy``, whole and consistent (SQLite's backup: with
+    whatever is still in the -wal file), for one test to change."""
+    source, target = sqlite3.connect(db), sqlite3.connect(copy)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    return copy
