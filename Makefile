@@ -44,8 +44,10 @@ PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(WORKERS
 test: $(STAMP) sandbox browser ## Set up and run the whole test suite (on every core; WORKERS=0 for one process)
 	$(PYTEST)
 
-test-quick: $(STAMP) sandbox ## The suite without the slow, browser and packaging tests (for while you work; CI runs `make test`)
-	$(PYTEST) -m "not slow and not browser and not packaging"
+# test-quick's property tests try a fifth of their examples (the hypothesis profile arena-quick,
+# tests/conftest.py); `make test` runs each property's whole budget.
+test-quick: $(STAMP) sandbox ## The suite without the slow, browser and packaging tests, and fewer property examples (for while you work; CI runs `make test`)
+	$(PYTEST) -m "not slow and not browser and not packaging" --hypothesis-profile arena-quick
 
 # QUICK=1 passes --quick to every bench: fewer games, for CI logs.
 BENCH_FLAGS := $(if $(QUICK),--quick,)

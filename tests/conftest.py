@@ -18,11 +18,19 @@ from tests.support.paths import FAKEBOT
 
 # --cpu-durations N: the tests that cost the most CPU time (tests/support/cpu_durations.py);
 # the longest files run first, so that no worker is left alone with one at the end
-pytest_plugins = ["tests.support.cpu_durations", "tests.support.heaviest_first"]
+pytest_plugins = [
+    "tests.support.cpu_durations",
+    "tests.support.heaviest_first",
+    "tests.support.cli_command_once",
+]
 
 # Hypothesis's per-example deadline is wall-clock time, which a loaded machine stretches: it
 # made property tests fail by load alone. Each property test still has its example budget.
 settings.register_profile("arena", deadline=None)
+# `make test-quick` passes --hypothesis-profile arena-quick: a fifth of the examples, for each
+# property test (tests/support/examples.py scales the budgets tests set themselves), so that
+# the quick run tries every property on fewer inputs; `make test` and CI keep the whole budget.
+settings.register_profile("arena-quick", settings.get_profile("arena"), max_examples=20)
 settings.load_profile("arena")
 
 

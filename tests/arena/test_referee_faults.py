@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import subprocess
@@ -16,6 +17,10 @@ from tests.support.toygame import GAME
 # Short enough for the slow bots to time out (late answers after 1.5 s; silent, sleep and close
 # never do), with room for a good bot on a loaded machine: each silent start costs startup_s.
 FAST = TimeControl(decision_s=0.6, bank_s=0.4, startup_s=6.0)
+# The silent bot's game waits out the whole startup deadline: 3 s, still some 20 times what a
+# good fake bot takes to start under the sandbox on a loaded 2-core machine (0.10-0.15 s at a
+# load average of 4), and the silent bot's fault and reason are the same at any deadline.
+SILENT_START = dataclasses.replace(FAST, startup_s=3.0)
 
 CASES = [
     # mode, at, expected fault, words the reason must contain
@@ -43,16 +48,16 @@ CASES = [
 ]
 
 
-def play(bots, policy=FaultPolicy.SUBSTITUTE, rounds=3, tmp_path=None):
+def play(bots, policy=FaultPolicy.SUBSTITUTE, rounds=3, tmp_path=None, clock=FAST):
     manifests = [load_bot(b) for b in bots]
-    with Lineup(manifests, time_control=FAST, log_dir=tmp_path) as lineup:
+    with Lineup(manifests, time_control=clock, log_dir=tmp_path) as lineup:
         entrants = lineup.seated(list(range(len(bots))), "g1")
         record = play_game(
             GAME,
             entrants,
             seed=7,
             options={"rounds": rounds},
-            time_control=FAST,
+            time_control=clock,
             fault_policy=policy,
             game_id="g1",
         )
@@ -63,7 +68,9 @@ def play(bots, policy=FaultPolicy.SUBSTITUTE, rounds=3, tmp_path=None):
 def test_fault_is_recorded_and_the_game_completes(make_bot, tmp_path, mode, at, fault, words):
     fds_before, children_before = open_fds(), children()
     record, _ = play(
-        [make_bot("good"), make_bot(mode, at), make_bot("good", name="good2")], tmp_path=tmp_path
+        [make_bot("good"), make_bot(mode, at), make_bot("good", name="good2")],
+        tmp_path=tmp_path,
+        clock=SILENT_START if mode == "silent" else FAST,
     )
     faulted = record.seats[1]
     assert faulted.fault == fault, faulted.fault_reason

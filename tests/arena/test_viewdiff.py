@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from arena import viewdiff
 from arena.viewdiff import diff
 from protocol import viewpatch
+from tests.support.examples import examples
 
 SCALARS = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=6)
 ANY_JSON = st.recursive(
@@ -49,13 +50,13 @@ def check(old: Any, new: Any) -> None:
     assert all(op["op"] in ("add", "remove", "replace") for op in patch)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(old=ANY_JSON, new=ANY_JSON)
 def test_a_patch_turns_any_json_value_into_any_other(old, new):
     check(old, new)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(old=CLOSE_JSON, new=CLOSE_JSON)
 def test_a_patch_is_exact_where_pythons_equality_is_not(old, new):
     check(old, new)
@@ -105,7 +106,7 @@ def test_the_sdks_applier_refuses_what_does_not_apply(patch):
         viewpatch.apply({"a": [1]}, patch)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(old=CLOSE_JSON, new=CLOSE_JSON)
 def test_confirming_unchanged_subtrees_together_gives_the_patch_of_confirming_each(old, new):
     """diff takes what == finds unchanged as unchanged and checks all those subtrees' bytes

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.store import open_store
+from tests.support.module_bots import own_copy, own_snapshot_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = str(ROOT / "bots" / "random")
@@ -40,28 +41,40 @@ def run(monkeypatch):
     return invoke
 
 
-@pytest.fixture
-def played(run, tmp_path):
-    """A database with three recorded 3-player games among greedy and two random bots."""
-    db = tmp_path / "arena.db"
-    result = run(
-        "play",
-        "corruption",
-        "--bot",
-        GREEDY,
-        "--bot",
-        RANDOM,
-        "--bot",
-        RANDOM,
-        "--games",
-        "3",
-        "--seed",
-        "5",
-        "--db",
-        str(db),
-    )
+PLAY_THREE = (  # three 3-player games among greedy and two random bots
+    "play",
+    "corruption",
+    "--bot",
+    GREEDY,
+    "--bot",
+    RANDOM,
+    "--bot",
+    RANDOM,
+    "--games",
+    "3",
+    "--seed",
+    "5",
+)
+
+
+@pytest.fixture(scope="module")
+def played_once(tmp_path_factory):
+    """(database, play's result) after PLAY_THREE, played once for the module."""
+    folder = tmp_path_factory.mktemp("played")
+    db = folder / "arena.db"
+    with own_snapshot_cache(folder) as patch:
+        patch.setenv("COLUMNS", "120")
+        patch.setenv("NO_COLOR", "1")
+        result = CliRunner().invoke(app, [*PLAY_THREE, "--db", str(db)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return db, result
+
+
+@pytest.fixture
+def played(played_once, tmp_path):
+    """(this test's own copy of the database of PLAY_THREE's games, play's result)."""
+    db, result = played_once
+    return own_copy(db, tmp_path / "arena.db"), result
 
 
 def test_play_records_every_game_and_prints_a_line_each_and_a_summary(played):
@@ -89,11 +102,10 @@ def test_play_deals_are_keyed_by_the_database_and_repeat_on_it(played, run, tmp_
     first = recorded_seeds(db)
     assert len(set(first)) == 3 and not set(first) & {5, 6, 7}
     assert all(0 <= seed < 2**63 for seed in first)
-    args = ["--bot", GREEDY, "--bot", RANDOM, "--bot", RANDOM, "--games", "3", "--seed", "5"]
-    assert run("play", "corruption", *args, "--db", str(db)).exit_code == 0
+    assert run(*PLAY_THREE, "--db", str(db)).exit_code == 0
     assert recorded_seeds(db) == first + first
     other = tmp_path / "other.db"
-    assert run("play", "corruption", *args, "--db", str(other)).exit_code == 0
+    assert run(*PLAY_THREE, "--db", str(other)).exit_code == 0
     assert not set(recorded_seeds(other)) & set(first)
 
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.store import decisions, open_store
+from tests.support.module_bots import own_snapshot_cache
 
 
 @pytest.fixture(scope="module")
@@ -19,9 +20,12 @@ def one_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A database with one game of random bots (played once for the module; tests copy it)."""
     db = tmp_path_factory.mktemp("damaged") / "arena.db"
     bots = ["--bot", "random"] * 3
-    played = CliRunner().invoke(
-        app, ["play", "corruption", *bots, "--seed", "3", "--db", str(db)], catch_exceptions=False
-    )
+    with own_snapshot_cache(db.parent):
+        played = CliRunner().invoke(
+            app,
+            ["play", "corruption", *bots, "--seed", "3", "--db", str(db)],
+            catch_exceptions=False,
+        )
     assert played.exit_code == 0, played.output
     with open_store(db, create=False) as store:
         (game,) = store.list_games()

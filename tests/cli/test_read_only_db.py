@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from tests.support.module_bots import own_snapshot_cache
 from tests.support.readonly_fs import IS_ROOT, read_only_file, read_only_folder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,8 +51,9 @@ def recorded(tmp_path_factory) -> tuple[Path, Path]:
     toml.write_text(toml.read_text().replace('name = "random"', 'name = "other"'))
     db, league = folder / "arena.db", write_league(folder, other)
     args = ["--bot", other, "--bot", RANDOM, "--bot", RANDOM]
-    assert invoke("play", "corruption", *args, "--games", "2", "--db", db).exit_code == 0
-    assert invoke("league", "run", league, "--db", db).exit_code == 0
+    with own_snapshot_cache(folder):
+        assert invoke("play", "corruption", *args, "--games", "2", "--db", db).exit_code == 0
+        assert invoke("league", "run", league, "--db", db).exit_code == 0
     gc.collect()  # the commands' own connections, so that the checkpoint can complete
     with sqlite3.connect(db) as conn:  # everything into the main file: the tests copy it alone
         assert conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0

@@ -6,27 +6,49 @@ import shutil
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from arena.cli.app import app
 from arena.store import open_store
 from arena.store.decisions import pack, unpack
+from tests.support.module_bots import own_copy, own_snapshot_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def recorded(run, tmp_path):
-    """(database, game id, the random bot's copy) after one game of greedy against two
-    copies of the random bot, whose play depends on the seed it is sent."""
-    greedy, random_bot = tmp_path / "greedy", tmp_path / "random"
+def play_one_game(run, folder: Path) -> tuple[Path, str, Path]:
+    """(database, game id, the random bot's copy) after one game, in ``folder``, of greedy
+    against two copies of the random bot, whose play depends on the seed it is sent."""
+    greedy, random_bot = folder / "greedy", folder / "random"
     shutil.copytree(ROOT / "bots" / "corruption-greedy", greedy)
     shutil.copytree(ROOT / "bots" / "random", random_bot)
-    db = tmp_path / "arena.db"
+    db = folder / "arena.db"
     bots = ["--bot", str(greedy), "--bot", str(random_bot), "--bot", str(random_bot)]
     result = run("play", "corruption", *bots, "--seed", "4", "--db", str(db))
     assert result.exit_code == 0, result.output
     with open_store(db, create=False) as store:
         (game,) = store.list_games()
     return db, game.id, random_bot
+
+
+@pytest.fixture(scope="module")
+def played_once(tmp_path_factory):
+    """The game of play_one_game, played once for the tests that change only the database
+    (each gets its own copy, from `recorded`)."""
+    folder = tmp_path_factory.mktemp("played-once")
+    runner = CliRunner()
+    with own_snapshot_cache(folder):
+        return play_one_game(
+            lambda *args: runner.invoke(app, list(args), catch_exceptions=False), folder
+        )
+
+
+@pytest.fixture
+def recorded(played_once, tmp_path):
+    """(database, game id, the random bot's copy): this test's own copy of the database of
+    the game played once, and the bots that played it (which the test must not change)."""
+    db, game_id, random_bot = played_once
+    return own_copy(db, tmp_path / "arena.db"), game_id, random_bot
 
 
 def test_a_recorded_game_reruns_identically(run, recorded):
@@ -59,8 +81,8 @@ def test_the_first_divergence_is_reported(run, recorded):
     )
 
 
-def test_a_bot_that_changed_since_the_game_is_refused(run, recorded, tmp_path):
-    db, game_id, random_bot = recorded
+def test_a_bot_that_changed_since_the_game_is_refused(run, tmp_path):
+    db, game_id, random_bot = play_one_game(run, tmp_path)  # its own bots, to change one
     (random_bot / "notes.txt").write_text("a change to the bot's files")
     result = run("rerun", game_id, "--db", str(db))
     assert result.exit_code == 2, result.output

@@ -17,6 +17,7 @@ from arena.games import talk
 from arena.games.base import BadOptions, Event
 from arena.games.talk import Message, NoTerms, TalkWindow
 from protocol import legal
+from tests.support.examples import examples
 
 
 class Ledger:
@@ -197,7 +198,7 @@ def test_a_seat_can_answer_only_open_proposals_it_read_and_did_not_make():
     assert "ref" not in window.decision().legal["fields"]  # seat 0 made it
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     talkers=st.sets(st.integers(0, 5), min_size=2),

@@ -22,6 +22,7 @@ from arena.games import get_game
 from arena.games.base import BadOptions
 from arena.games.view_parts import ViewParts
 from protocol import legal
+from tests.support.examples import examples
 
 
 @st.composite
@@ -79,19 +80,19 @@ def check_game(title: str, players: int, seed: int, options: dict[str, Any], rat
     return compared
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(games("intrigue"))
 def test_intrigue_views_from_kept_parts_are_views_built_afresh(game: Any) -> None:
     assert check_game("intrigue", *game) > 0
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(games("corruption"))
 def test_corruption_views_from_kept_parts_are_views_built_afresh(game: Any) -> None:
     assert check_game("corruption", *game) > 0
 
 
-@settings(max_examples=8)
+@settings(max_examples=examples(8))
 @given(games("paranoia"))
 def test_paranoia_views_from_kept_parts_are_views_built_afresh(game: Any) -> None:
     assert check_game("paranoia", *game) > 0

@@ -23,6 +23,7 @@ from arena.store import open_store
 from leagues.regress import CANDIDATE, RegressPlan, pair_tasks, run_regress
 from leagues.sequential import Bounds, Verdict, paired_difference, run_sequential
 from tests.support.bundled import load_greedy
+from tests.support.module_bots import own_snapshot_cache
 
 pytestmark = pytest.mark.slow  # every test plays real games with bot processes, some hundreds
 
@@ -88,12 +89,24 @@ def test_a_clearly_weaker_candidate_fails_with_exit_1_and_reports(cli, tmp_path)
     assert all((tmp_path / link).is_file() for link in linked)
 
 
-def test_without_db_regress_records_nothing(cli, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    args = regress_args(GREEDY, GREEDY, tmp_path)
+@pytest.fixture(scope="module")
+def undecided(tmp_path_factory):
+    """(result, folder) of one regress of greedy against itself on a budget of 20 games, too
+    few to decide, run without --db in a folder of its own; two tests read it."""
+    folder = tmp_path_factory.mktemp("undecided")
+    args = regress_args(GREEDY, GREEDY, folder)
     args[args.index("--games") + 1] = "20"
-    assert cli(*args).exit_code == 3
-    assert not list(tmp_path.glob("*.db")), "no database unless --db is given"
+    with own_snapshot_cache(folder) as patch:
+        patch.chdir(folder)
+        patch.setenv("COLUMNS", "140")
+        result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+    return result, folder
+
+
+def test_without_db_regress_records_nothing(undecided):
+    result, folder = undecided
+    assert result.exit_code == 3, result.output
+    assert not list(folder.glob("*.db")), "no database unless --db is given"
 
 
 def test_one_seed_key_plays_the_same_deals_every_run(cli, tmp_path):
@@ -127,10 +140,8 @@ def test_a_clearly_better_candidate_passes_with_exit_0(cli, tmp_path):
     assert case is not None and case.find("failure") is None and case.find("skipped") is None
 
 
-def test_a_budget_too_small_to_decide_is_inconclusive_exit_3(cli, tmp_path):
-    args = regress_args(GREEDY, GREEDY, tmp_path)
-    args[args.index("--games") + 1] = "20"
-    result = cli(*args)
+def test_a_budget_too_small_to_decide_is_inconclusive_exit_3(undecided):
+    result, _ = undecided
     assert result.exit_code == 3, result.output
     assert "INCONCLUSIVE" in result.output
 

@@ -18,11 +18,12 @@ from arena.seeds import deal_seed
 from leagues.schedule import build_schedule, schedule_fingerprint
 from leagues.spec import Entrant, LeagueFormat, LeagueSpec
 from leagues.tasks import GameTask
+from tests.support.examples import examples
 
 PAIR_SPREAD_TABLES = 4
 """Documented bound: per table size, pair meetings differ by at most this many times N."""
 
-FAST = settings(max_examples=40, deadline=None)
+FAST = settings(max_examples=examples(40), deadline=None)
 
 KEY = bytes(range(32))
 """The deal key these schedules are built with (a database's Store.deal_seed_key in a run)."""
@@ -235,7 +236,7 @@ def test_a_gauntlet_round_plays_every_field_subset_with_every_candidate():
     assert {seats[c][s] for c in (4, 5) for s in range(4)} == {4}
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     st.integers(3, 5).flatmap(
         lambda low: st.tuples(

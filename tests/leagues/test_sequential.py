@@ -39,6 +39,7 @@ from leagues.sequential import (
     rank_distribution,
     run_sequential,
 )
+from tests.support.examples import examples
 
 DEFAULT = Bounds()
 LATTICE5 = [k / 4 for k in range(-4, 5)]
@@ -418,7 +419,7 @@ def test_calibrate_command_prints_a_table(capsys) -> None:
     assert "beta=0.1" in out and "| -0.300 |" in out
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 2**32), rho=st.floats(0.0, 1.0))
 def test_simulated_runs_always_end_with_a_final_verdict(seed: int, rho: float) -> None:
     model = DuplicateModel.with_delta(-0.02, rho=rho)

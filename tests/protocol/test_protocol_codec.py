@@ -15,6 +15,7 @@ from protocol_strategies import json_objects
 
 from protocol import codec
 from tests.support import hostile
+from tests.support.examples import examples
 
 line_bodies = st.binary(max_size=40).map(lambda b: b.replace(b"\n", b""))
 
@@ -279,7 +280,7 @@ def test_subclasses_of_json_types_count_as_those_types():
 # coverage over 4 seeds: 300 examples reached 159-167 of the 168 branch arcs any run reached,
 # 3,000 reached 164-167), so more examples only repeat kinds of line already tried.
 @pytest.mark.slow
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(line=hostile.hostile_lines)
 def test_a_hostile_line_decodes_to_an_allowed_value_or_a_decode_error(line):
     """Whatever the line, decode returns an object the independent oracle finds nothing
@@ -295,7 +296,7 @@ def test_a_hostile_line_decodes_to_an_allowed_value_or_a_decode_error(line):
 
 
 @pytest.mark.slow
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(value=hostile.trees.map(hostile.write))
 def test_decode_and_the_oracle_agree_on_shallow_values(value):
     """For values well inside the depth limit the converse holds too: decode refuses a value

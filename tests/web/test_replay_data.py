@@ -13,15 +13,25 @@ from arena.web.replay_data import TABLE, replay_document, side_views, view_patch
 from tests.support.replay_games import TITLES, played
 
 
+@pytest.fixture(scope="module")
+def games():
+    """title -> (its game, what each seat was sent, the game's replay document): played and
+    built once for the module, as the tests only read them."""
+    found = {}
+    for title, players in TITLES.items():
+        record, sent = played(title, players)
+        found[title] = record, sent, replay_document(record)
+    return found
+
+
 def events_of(document, side):
     return [document["texts"][i] for step in document["events"][side] for i in step]
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_each_seat_is_shown_the_events_and_views_the_referee_sent_it(title):
-    record, sent = played(title, TITLES[title])
+def test_each_seat_is_shown_the_events_and_views_the_referee_sent_it(games, title):
+    record, sent, document = games[title]
     describe = describer(record)
-    document = replay_document(record)
     for seat, messages in enumerate(sent):
         side = str(seat)
         told = [visible(describe(m["event"])) for m in messages if m["type"] == "event"]
@@ -35,18 +45,16 @@ def test_each_seat_is_shown_the_events_and_views_the_referee_sent_it(title):
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_the_table_side_is_the_table_view_at_every_step(title):
-    record, _ = played(title, TITLES[title])
-    document = replay_document(record)
+def test_the_table_side_is_the_table_view_at_every_step(games, title):
+    record, _, document = games[title]
     expected = [state.table_view() for state, _ in _replay(record)]
     assert side_views(document, TABLE) == expected
     assert len(document["steps"]) == len(record.decisions) + 1
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_a_seat_document_holds_only_that_seat(title):
-    record, _ = played(title, TITLES[title])
-    full = replay_document(record)
+def test_a_seat_document_holds_only_that_seat(games, title):
+    record, _, full = games[title]
     mine = replay_document(record, only_seat=1)
     assert mine["sides"] == ["1"] and set(mine["views"]) == {"1"}
     numbers = [step["number"] for step in mine["steps"]]

@@ -30,12 +30,22 @@ def database(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def site(database: Path, tmp_path_factory) -> Path:
+def site_written(database: Path, tmp_path_factory) -> tuple[Path, int, list[tuple[int, int]]]:
+    """The site, written once for the module: (its folder, the pages write_site says it wrote,
+    each (done, total) it reported on the way)."""
     out = tmp_path_factory.mktemp("site")
+    progress: list[tuple[int, int]] = []
     with pytest.MonkeyPatch.context() as patch, open_store(database, create=False) as store:
         patch.setattr(queries, "PAGE_SIZE", PAGE_SIZE)
-        write_site(store, out, replays=None)
-    return out
+        written = write_site(
+            store, out, lambda done, total: progress.append((done, total)), replays=None
+        )
+    return out, written.pages, progress
+
+
+@pytest.fixture(scope="module")
+def site(site_written) -> Path:
+    return site_written[0]
 
 
 @pytest.fixture(scope="module")
@@ -248,15 +258,11 @@ def test_arena_report_writes_the_site_and_says_where(database: Path, tmp_path: P
     assert len(list((out / "games").glob("*.html"))) == 17 + 1  # every replay, and the list
 
 
-def test_writing_the_site_reports_its_progress_page_by_page(database: Path, tmp_path) -> None:
+def test_writing_the_site_reports_its_progress_page_by_page(site_written) -> None:
     """What `arena report` draws its progress bar from: every page, counted against the total."""
-    calls: list[tuple[int, int]] = []
-    with open_store(database, create=False) as store:
-        written = write_site(
-            store, tmp_path / "out", lambda done, total: calls.append((done, total)), replays=None
-        )
-    assert written.pages == len(list((tmp_path / "out").rglob("*.html")))
-    assert calls == [(done, written.pages) for done in range(1, written.pages + 1)]
+    out, written, progress = site_written
+    assert written == len(list(out.rglob("*.html")))
+    assert progress == [(done, written) for done in range(1, written + 1)]
 
 
 def test_arena_report_into_a_file_is_one_clear_line(database: Path, tmp_path: Path) -> None:

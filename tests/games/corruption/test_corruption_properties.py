@@ -15,6 +15,7 @@ from arena.games.base import Event, ranks_from_keys
 from arena.games.corruption import GAME
 from arena.games.corruption.contracts import BY_ID
 from protocol.legal import random_action
+from tests.support.examples import examples
 
 COMBOS = [
     [*schedule, *book]
@@ -97,7 +98,7 @@ class Watcher:
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(players=players_st, seed=seed_st, variants=variants_st)
 def test_random_playouts_keep_every_invariant_and_leak_nothing(
     players: int, seed: int, variants: list[str]
@@ -143,7 +144,7 @@ def test_random_playouts_keep_every_invariant_and_leak_nothing(
         assert len(state.gone[seat]) == sum(watcher.characters_played[seat].values())
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(players=players_st, seed=seed_st, variants=variants_st)
 def test_same_seed_and_choices_give_identical_json(
     players: int, seed: int, variants: list[str]
@@ -170,7 +171,7 @@ def test_same_seed_and_choices_give_identical_json(
     assert runs[0] == runs[1]
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(players=players_st, seed=seed_st, variants=variants_st)
 def test_replaying_the_recorded_actions_reproduces_the_game(
     players: int, seed: int, variants: list[str]

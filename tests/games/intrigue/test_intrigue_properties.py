@@ -14,6 +14,7 @@ from arena.games.base import Event, ranks_from_keys
 from arena.games.intrigue import GAME
 from arena.games.intrigue.scholars import MAX_EXCHANGES, START_CASH
 from protocol.legal import random_action
+from tests.support.examples import examples
 
 players_st = st.integers(min_value=3, max_value=5)
 seed_st = st.integers(min_value=0, max_value=2**32 - 1)
@@ -82,7 +83,7 @@ def play(players: int, seed: int, variants: list[str], choices: int) -> tuple[An
     return outcome, transcript
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(players=players_st, seed=seed_st, variants=variants_st, choices=seed_st)
 def test_random_play_keeps_every_invariant_and_ends_within_the_bound(
     players, seed, variants, choices
@@ -90,7 +91,7 @@ def test_random_play_keeps_every_invariant_and_ends_within_the_bound(
     play(players, seed, variants, choices)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(players=players_st, seed=seed_st, variants=variants_st, choices=seed_st)
 def test_same_seed_and_decisions_replay_identically(players, seed, variants, choices):
     _, first = play(players, seed, variants, choices)
@@ -98,7 +99,7 @@ def test_same_seed_and_decisions_replay_identically(players, seed, variants, cho
     assert dump(first) == dump(again)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(players=players_st, seed=seed_st, variants=variants_st, choices=seed_st)
 def test_a_negotiation_asks_at_most_one_offer_and_two_questions_per_exchange(
     players, seed, variants, choices

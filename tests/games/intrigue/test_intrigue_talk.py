@@ -16,6 +16,7 @@ from arena.games.intrigue import GAME
 from arena.games.intrigue.state import IntrigueState
 from arena.games.talk import TALK
 from protocol.legal import is_legal, random_action
+from tests.support.examples import examples
 
 SILENCE = {"act": "pass"}
 
@@ -169,7 +170,7 @@ def random_talk_game(players: int, seed: int, talkers: list[int]) -> IntrigueSta
     return state
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(players=st.integers(3, 5), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_play_with_talk_keeps_every_invariant_and_conserves_money(players, seed, data):
     talkers = data.draw(st.sets(st.integers(0, players - 1), min_size=2).map(sorted))

@@ -15,6 +15,7 @@ from arena.games import get_game
 from arena.games.base import ranks_from_keys
 from arena.games.paranoia.state import ParanoiaState
 from protocol.legal import random_action
+from tests.support.examples import examples
 
 GAME = get_game("paranoia")
 players_st = st.integers(min_value=3, max_value=8)
@@ -31,7 +32,7 @@ def card_places(state: ParanoiaState) -> Counter[str]:
     return places
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(players=players_st, seed=seed_st, policy=seed_st)
 def test_cards_clones_and_the_dead_under_random_play(players, seed, policy):
     state, _ = GAME.start(players, seed, {})
@@ -70,7 +71,7 @@ def test_cards_clones_and_the_dead_under_random_play(players, seed, policy):
     assert not state.chain, "nothing is left on the chain at the end"
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(players=players_st, seed=seed_st)
 def test_the_chain_resolves_last_in_first_out(players, seed):
     """Every played card resolves (or fizzles) after every card played in answer to it."""
