@@ -7,7 +7,7 @@ a composition of both layers, and this module is where it reaches up into league
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,7 +38,9 @@ def replay_html(
 class Pages:
     """The pages of one open database. ``live``: served by `arena serve` (pages poll for new
     games and reload); else written to disk, with the replays of the newest ``replays`` games
-    only (None: every game), stamped ``generator``."""
+    only (None: every game), stamped ``generator``. ``lists_in_order``: the caller asks for
+    each games list's pages in order (the site writer), so each list is read in one pass;
+    close() then ends the reads of lists left unfinished."""
 
     def __init__(
         self,
@@ -47,6 +49,7 @@ class Pages:
         live: bool = False,
         replays: int | None = None,
         generator: str | None = None,
+        lists_in_order: bool = False,
     ) -> None:
         self.store = store
         self.db = store.db
@@ -64,9 +67,17 @@ class Pages:
                 )
             )
 
-        self._in_order: dict[GameFilter, tuple[int, Iterator[queries.GamesPage]]] = {}
-        """Games lists being written page after page, each read in one pass: the next page
-        each will give (see _games_page)."""
+        self.lists_in_order = lists_in_order
+        self._in_order: dict[GameFilter, tuple[int, Generator[queries.GamesPage]]] = {}
+        """Games lists being read page after page, each in one pass: the next page each will
+        give (see _games_page)."""
+
+    def close(self) -> None:
+        """End the one-pass reads of games lists not read to their end (each holds a
+        statement open, and with it a read lock on the database)."""
+        for _, pages in self._in_order.values():
+            pages.close()
+        self._in_order.clear()
 
     def has_replay(self, game_id: str) -> bool:
         return self.replayed is None or game_id in self.replayed
@@ -222,14 +233,17 @@ class Pages:
     # -- helpers ----------------------------------------------------------------------------
 
     def _games_page(self, shown: GameFilter, page: int) -> queries.GamesPage:
-        """Page ``page`` of a games list. A written site asks for a list's pages in order, so
-        they are read in one pass (queries.games_pages), not each with its own query; a page
-        asked for out of order (`arena serve`, a test) is read alone."""
-        if not self.live:
+        """Page ``page`` of a games list: with lists_in_order, the pages of a list asked for
+        in order are read in one pass (queries.games_pages), not each with its own query;
+        otherwise, or out of order, a page is read alone."""
+        if self.lists_in_order:
             held = self._in_order.pop(shown, None)
+            if held is not None and held[0] != page:
+                held[1].close()
+                held = None
             if held is None and page == 1:
                 held = (1, queries.games_pages(self.db, shown, self.keys))
-            if held is not None and held[0] == page:
+            if held is not None:
                 found = next(held[1], None)
                 if found is not None:
                     self._in_order[shown] = (page + 1, held[1])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -237,9 +237,9 @@ def games_page(
 
 def games_pages(
     db: Database, shown: GameFilter, keys: dict[int, BotKey], size: int | None = None
-) -> Iterator[GamesPage]:
+) -> Generator[GamesPage]:
     """Every page of the games ``shown`` picks, in order, read with one query: what the
-    static site writes. Page by page, games_page would read all the games before each page
+    static site writes. Its statement stays open until the last page or ``close()``. Page by page, games_page would read all the games before each page
     (OFFSET) and, for a bot or a league, test every game: a 20,000-game report spent four
     minutes there."""
     size = size or PAGE_SIZE
@@ -247,10 +247,13 @@ def games_pages(
     total = _count(db, where, args)
     found = db.execute(f"{_GAMES} WHERE {where} {_NEWEST}", args)
     pages = _pages(total, size)
-    for page in range(1, pages + 1):
-        rows = _game_rows(found.fetchmany(size))
-        _fill_seats(db, rows, keys)
-        yield GamesPage(rows, page, pages, total)
+    try:
+        for page in range(1, pages + 1):
+            rows = _game_rows(found.fetchmany(size))
+            _fill_seats(db, rows, keys)
+            yield GamesPage(rows, page, pages, total)
+    finally:
+        found.close()  # a statement left open holds a read lock (stopped early: close())
 
 
 _GAMES = "SELECT g.id, g.title, g.finished_at, g.status, g.termination, g.decisions FROM games g"

@@ -70,9 +70,10 @@ def write_site(
     copy_static(out)
     written = kept = replay_pages = 0
     generator = stamp()
+    pages: Pages | None = None
     store.db.execute("BEGIN")
     try:
-        pages = Pages(store, replays=replays, generator=generator)
+        pages = Pages(store, replays=replays, generator=generator, lists_in_order=True)
         games = store.db.execute("SELECT count(*) FROM games").fetchone()[0]
         every = list(pages.paths())
         for path in every:
@@ -90,6 +91,8 @@ def write_site(
             if on_page is not None:
                 on_page(written, len(every))
     finally:
+        if pages is not None:
+            pages.close()
         store.db.execute("ROLLBACK")
     return Written(written, replay_pages, kept, games)
 

@@ -5,6 +5,7 @@ are the same whichever way they were read."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -51,12 +52,28 @@ def without_time(html: str | None) -> str:
 def test_a_site_reads_the_same_lists_in_order_as_out_of_order(database: Path, monkeypatch) -> None:
     monkeypatch.setattr(queries, "PAGE_SIZE", 2)
     with open_store(database, create=False) as store:
-        in_order = Pages(store)
+        in_order = Pages(store, lists_in_order=True)
         listed = [p for p in in_order.paths() if paths.parse_games_list_page(p) is not None]
         assert len(listed) > 20
         written = {path: without_time(in_order.render(path)) for path in listed}
+        in_order.close()
         for path in reversed(listed):  # a fresh reader, every page on its own
             assert without_time(Pages(store).render(path)) == written[path], path
+
+
+def test_a_list_read_in_part_holds_no_lock_once_closed(database: Path, tmp_path, monkeypatch):
+    """A one-pass read stopped after its first page keeps its statement open, and with it a
+    lock that stops a WAL checkpoint (make bench hit it): close() ends it."""
+    monkeypatch.setattr(queries, "PAGE_SIZE", 2)
+    copy = tmp_path / "arena.db"
+    copy.write_bytes(database.read_bytes())
+    with open_store(copy, create=False) as store:
+        pages = Pages(store, lists_in_order=True)
+        assert pages.render(paths.GAMES) is not None  # page 1 of 6: the read is left open
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        pages.close()
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def test_a_written_site_reads_each_list_once_not_once_a_page(
