@@ -81,15 +81,16 @@ def cases(game: Game) -> list[tuple[int, list[str]]]:
     return [(sizes[i % len(sizes)], sets[i % len(sets)]) for i in range(count)]
 
 
+def case(title: str, players: int, setting: Any) -> Any:
+    """One (title, players, setting) case. Paranoia's largest tables cost about 2 s of CPU
+    each: the quick run (-m "not slow") keeps its tables of up to 5 and every other case, the
+    full run all of them."""
+    slow = title == "paranoia" and players > 5
+    return pytest.param(title, players, setting, marks=[pytest.mark.slow] if slow else [])
+
+
 CASES = [
-    # Paranoia's largest tables cost about 2 s of CPU each: the quick run (-m "not slow") keeps
-    # its tables of up to 5 and every other case, the full run all of them.
-    pytest.param(
-        title,
-        players,
-        variants,
-        marks=[pytest.mark.slow] if title == "paranoia" and players > 5 else [],
-    )
+    case(title, players, variants)
     for title in titles()
     for players, variants in cases(get_game(title))
 ]
@@ -108,12 +109,7 @@ def test_random_playouts_keep_every_invariant_and_replay_identically(title, play
 TALK_CASES = [
     # the titles whose seats may talk (table talk: messages, proposals, deals), with every seat
     # talking and with two of them, at the smallest and the largest table
-    pytest.param(
-        title,
-        players,
-        talkers,
-        marks=[pytest.mark.slow] if title == "paranoia" and players > 5 else [],
-    )
+    case(title, players, talkers)
     for title in titles()
     if getattr(get_game(title), "supports_talk", False)
     for players in (get_game(title).min_players, get_game(title).max_players)
