@@ -93,6 +93,7 @@ import pytest
 
 from arena.containment.bubblewrap import FIRST_BOT_UID
 from arena.containment.limits import DEFAULT_LIMITS, Limits
+from arena.containment.snapshot import SKIPPED_DIRS
 from arena.lineup import Lineup
 from arena.manifest import load_bot
 from arena.record import GameRecord
@@ -112,9 +113,12 @@ CLOCK = TimeControl(decision_s=60.0, bank_s=60.0, startup_s=60.0)
 
 
 def attack_bot(root: Path, name: str, params: dict[str, Any] | None = None) -> Path:
-    """A copy of bots/NAME (with attacklib.py and params.json) under root; its folder."""
+    """A copy of bots/NAME (with attacklib.py and params.json) under root; its folder.
+
+    Caches are left out (a ``__pycache__`` left in the checkout by an earlier run or
+    ``compileall``): a snapshot skips them, and tests compare the copy with its snapshot."""
     target = root / "bots" / name
-    shutil.copytree(BOTS / name, target)
+    shutil.copytree(BOTS / name, target, ignore=shutil.ignore_patterns(*SKIPPED_DIRS))
     shutil.copy(ATTACKLIB, target / "attacklib.py")
     if params is not None:
         (target / "params.json").write_text(json.dumps(params))
