@@ -67,6 +67,8 @@ class Pages:
                 )
             )
 
+        self._links_by_depth: dict[int, dict[tuple[str, int], Any]] = {}
+        """Bots' links as rendered once (_bot_links), by the depth of the pages they are on."""
         self.lists_in_order = lists_in_order
         self._in_order: dict[GameFilter, tuple[int, Generator[queries.GamesPage]]] = {}
         """Games lists being read page after page, each in one pass: the next page each will
@@ -266,29 +268,47 @@ class Pages:
             )
         ]
 
+    def _bot_links(self, path: str, context: dict[str, Any]) -> Callable[[Any, str], Any]:
+        """bot_link (macros.html) for pages at the depth of ``path``, each bot's link rendered
+        once: the games tables link a bot in every row, and a macro call per seat was most of
+        the cost of a games-list page (a report writes thousands of them). ``context`` is the
+        page's, which the macro reads its ``url`` and ``bot_page`` from."""
+        links = self._links_by_depth.setdefault(path.count("/"), {})
+        macros: Any = None
+
+        def bot_link(key: queries.BotKey, title: str) -> Any:
+            nonlocal macros
+            link = links.get((title, key.bot_id))
+            if link is None:
+                if macros is None:
+                    macros = environment().get_template("macros.html").make_module(context)
+                link = links[title, key.bot_id] = macros.bot_link(key, title)
+            return link
+
+        return bot_link
+
     def _page(self, path: str, template: str, heading: str, section: str, **data: Any) -> str:
         url: Callable[[str], str] = lambda to: paths.relative(path, to)  # noqa: E731
-        return (
-            environment()
-            .get_template(template)
-            .render(
-                root=paths.root_of(path),
-                nav=True,
-                url=url,
-                heading=heading,
-                section=section,
-                live=self.live,
-                seq=self.seq,
-                charts=data.pop("charts", False),
-                footer=f"{GENERATOR} · {self.seq} game(s) · "
-                f"{datetime.now(UTC).isoformat(timespec='seconds')}",
-                bot_page=lambda title, key: paths.bot_page(
-                    title, key if isinstance(key, str) else key.file_name
-                ),
-                game_page=paths.game_page,
-                has_replay=self.has_replay,
-                league_page=paths.league_page,
-                list_page=paths.games_list_page,
-                **data,
-            )
+        context: dict[str, Any] = {}
+        context.update(
+            root=paths.root_of(path),
+            nav=True,
+            url=url,
+            heading=heading,
+            section=section,
+            live=self.live,
+            seq=self.seq,
+            charts=data.pop("charts", False),
+            footer=f"{GENERATOR} · {self.seq} game(s) · "
+            f"{datetime.now(UTC).isoformat(timespec='seconds')}",
+            bot_page=lambda title, key: paths.bot_page(
+                title, key if isinstance(key, str) else key.file_name
+            ),
+            game_page=paths.game_page,
+            has_replay=self.has_replay,
+            bot_link_once=self._bot_links(path, context),
+            league_page=paths.league_page,
+            list_page=paths.games_list_page,
+            **data,
         )
+        return environment().get_template(template).render(context)

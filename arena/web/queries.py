@@ -192,6 +192,12 @@ class GameRow:
     def faulted(self) -> bool:
         return any(seat.fault != Fault.OK for seat in self.seats)
 
+    @property
+    def by_rank(self) -> list[SeatCell]:
+        """The seats, best rank first (seat order among equals), as the games table shows
+        them: sorted here rather than by a template filter, which cost more than the sort."""
+        return sorted(self.seats, key=_rank)
+
 
 @dataclass(frozen=True)
 class GamesPage:
@@ -279,6 +285,10 @@ def _select_games(
     rows = _game_rows(found)
     _fill_seats(db, rows, keys)
     return rows
+
+
+def _rank(seat: SeatCell) -> int:
+    return seat.rank
 
 
 def _fill_seats(db: Database, rows: list[GameRow], keys: dict[int, BotKey]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.record import BotIdentity
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, queries
 
 
 def test_titles_lists_titles_with_games(store: Store, make_game, bots) -> None:
@@ -15,6 +15,20 @@ def test_titles_lists_titles_with_games(store: Store, make_game, bots) -> None:
         make_game("g2", [(bots.alpha, 1), (bots.beta, 2)], title="corruption", status="aborted")
     )
     assert store.titles() == ["corruption", "hearts"], "aborted games count: the title has games"
+
+
+def test_titles_seek_the_index_title_by_title(store: Store, make_game, bots) -> None:
+    # Interleaved titles, several games each: every title once, sorted, as DISTINCT gives.
+    for i, title in enumerate(["intrigue", "corruption", "paranoia", "corruption"] * 3):
+        store.save_game(make_game(f"g{i}", [(bots.alpha, 1), (bots.beta, 2)], title=title))
+    assert store.titles() == ["corruption", "intrigue", "paranoia"]
+    # ...read by one index seek per title, never a scan of the games (every report page
+    # that lists the titles asks).
+    plan = [
+        row[3] for row in store.db.execute("EXPLAIN QUERY PLAN " + queries.TITLES_SQL).fetchall()
+    ]
+    assert not [step for step in plan if step.startswith("SCAN games")], plan
+    assert "SEARCH games USING COVERING INDEX games_by_title (title>?)" in plan, plan
 
 
 def test_leaderboard_orders_by_conservative_rating(store: Store, make_game, bots) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
@@ -245,6 +246,43 @@ def test_no_page_refers_to_anything_outside_the_site(site: Path) -> None:
                 assert (html.parent / unquote(target)).resolve().is_file(), (html, url)
     for stylesheet in site.rglob("*.css"):
         assert not re.search(r"(?i)url\(\s*['\"]?(https?:)?//", stylesheet.read_text())
+
+
+def test_every_games_row_links_its_own_bots_best_first(site: Path, database: Path) -> None:
+    """Bot links are rendered once per bot and page depth (Pages._bot_links): on every page
+    with a games table (lists at two depths, bots' pages), each row still shows its own game's
+    bots by rank, each link opening that bot's page in the game's title."""
+    with open_store(database, create=False) as store:
+        keys = queries.bot_keys(store.db)
+        expected = {
+            game_id: [
+                (str(rank), keys[bot_id].display, paths.bot_page(title, keys[bot_id].file_name))
+                for rank, bot_id, title in store.db.execute(
+                    "SELECT rank, bot_id, title FROM seats JOIN games ON games.id = game_id"
+                    " WHERE game_id = ? ORDER BY rank, seat",
+                    [game_id],
+                )
+            ]
+            for (game_id,) in store.db.execute("SELECT id FROM games WHERE status = 'complete'")
+        }
+    rows_seen = set()
+    for html in site.rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        for game_id, row in re.findall(r'<tr data-game="([^"]+)"[^>]*>(.*?)</tr>', text, re.S):
+            seats = re.findall(
+                r'<span class="seat">(\d+): <a class="bot" href="([^"]+)">([^<]*)</a></span>', row
+            )
+            shown = [
+                (rank, unescape(name), (html.parent / unquote(href)).resolve())
+                for rank, href, name in seats
+            ]
+            want = [
+                (rank, name, (site / page).resolve())
+                for rank, name, page in expected.get(game_id, [])
+            ]
+            assert shown == want, (html, game_id)
+            rows_seen.add(html.parent.relative_to(site).parts[:1])
+    assert rows_seen == {("games",), ("bots",)}, rows_seen
 
 
 def test_arena_report_writes_the_site_and_says_where(database: Path, tmp_path: Path) -> None:
