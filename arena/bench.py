@@ -9,7 +9,9 @@ machine, as ratios so that the machine's speed and load cancel out:
   per seat that parses every line and answers each request with a fixed line, fed exactly what
   a seat receives per decision in a real game), plus the in-process referee; target at most
   1.2×, the median of 5 runs, each run paired with its own echo measurement so that drift on a
-  shared machine hits both;
+  shared machine hits both; beside it, the same ratio with the in-process referee measured as
+  it runs when it waits on bots (sleeping before each decision, which costs the work after
+  each wake-up more CPU than the echo's next to nothing pays);
 - the bytes a seat receives per decision (the events since its previous request, then the
   request): target half of what it was when issue 12 was filed, for a seat that negotiated
   every wire feature (SPEC.md §13); a plain seat's figure is printed beside it.
@@ -28,12 +30,13 @@ import sys
 import time
 from dataclasses import dataclass
 from random import Random
+from typing import Any
 
 from arena.benchreport import figure, note
 from arena.bundled import bundled_bot
 from arena.containment.limits import Limits
 from arena.games import get_game
-from arena.inprocess import InProcessBot, random_decider
+from arena.inprocess import Decide, InProcessBot, random_decider
 from arena.lineup import Lineup, rotation
 from arena.manifest import load_bot
 from arena.record import BotIdentity
@@ -114,17 +117,36 @@ def bench_engine(title: str, players: int, seeds: range) -> tuple[Spent, float]:
     return clock.spent().per(len(seeds)), decisions / len(seeds)
 
 
-def bench_inprocess(title: str, players: int, seeds: range) -> Spent:
-    """Time per game through the referee, bots in-process (views built, no JSON, no pipes)."""
+WAKE_SLEEP_S = 20e-6
+"""How long an in-process bot sleeps before each answer, to measure what waking costs."""
+
+
+def bench_inprocess(title: str, players: int, seeds: range, sleep_s: float = 0.0) -> Spent:
+    """Time per game through the referee, bots in-process (views built, no JSON, no pipes).
+
+    sleep_s: each bot first sleeps this long, so the referee sleeps once per decision as it
+    does while a bot process thinks. Only the CPU time means something then: it shows what
+    waking costs the work that follows (caches and the processor's state gone cold while the
+    process slept), which the echo of the floor, with next to no work after each wake, does not
+    pay (bench_table's note)."""
     game = get_game(title)
     identity = BotIdentity("random", "inprocess", "-")
     clock = Stopwatch()
     for seed in seeds:
-        entrants = [
-            SeatedBot(identity, InProcessBot(random_decider(seed * 10 + s))) for s in range(players)
-        ]
+        deciders = [random_decider(seed * 10 + s) for s in range(players)]
+        if sleep_s:
+            deciders = [_after_sleeping(decide, sleep_s) for decide in deciders]
+        entrants = [SeatedBot(identity, InProcessBot(decide)) for decide in deciders]
         play_game(game, entrants, seed=seed, options={})
     return clock.spent().per(len(seeds))
+
+
+def _after_sleeping(decide: Decide, sleep_s: float) -> Decide:
+    def sleep_then_decide(view: dict[str, Any], legal_desc: dict[str, Any]) -> Any:
+        time.sleep(sleep_s)
+        return decide(view, legal_desc)
+
+    return sleep_then_decide
 
 
 def play_subprocess_games(lineup: Lineup, title: str, players: int, seeds: range) -> Spent:
@@ -214,6 +236,7 @@ def bench_table(title: str, players: int, sizes: Sizes) -> None:
     m = games_for(title, players, sizes.subprocess_decisions)
     engine: list[Spent] = []
     inprocess: list[Spent] = []
+    asleep: list[Spent] = []
     decisions: list[float] = []
     for round_ in range(sizes.rounds):  # alternating, so drift hits both alike
         seeds = range(round_ * n, (round_ + 1) * n)
@@ -221,7 +244,9 @@ def bench_table(title: str, players: int, sizes: Sizes) -> None:
         engine.append(engine_spent)
         decisions.append(per_game)
         inprocess.append(bench_inprocess(title, players, seeds))
+        asleep.append(bench_inprocess(title, players, seeds, WAKE_SLEEP_S))
     per_game = statistics.median(decisions)
+    asleep_cpu = statistics.median(a.cpu for a in asleep) / per_game
     inprocess_per_decision = Spent(
         statistics.median(i.wall for i in inprocess) / per_game,
         statistics.median(i.cpu for i in inprocess) / per_game,
@@ -283,6 +308,16 @@ def bench_table(title: str, players: int, sizes: Sizes) -> None:
         f"{median_us(subprocess_runs, 'cpu'):.0f} µs/decision against the echo driver's "
         f"{median_us(echo_runs, 'cpu'):.0f} µs + in-process referee "
         f"{inprocess_per_decision.cpu * 1e6:.0f} µs)",
+    )
+    waking = statistics.median(
+        s.wall / (e.wall + asleep_cpu) for s, e in zip(subprocess_runs, echo_runs)
+    )
+    note(
+        "",
+        f"(waking: the in-process referee uses {asleep_cpu * 1e6:.0f} µs of CPU a decision "
+        f"when it sleeps {WAKE_SLEEP_S * 1e6:.0f} µs before each, as it waits on a bot process, "
+        f"against {inprocess_per_decision.cpu * 1e6:.0f} µs awake; with that in the floor: "
+        f"{waking:.2f}×)",
     )
     plain = statistics.mean(len(chunk) for _, chunk in traffic)
     negotiated = statistics.mean(
