@@ -160,6 +160,12 @@ class BotProcess:
         self.send(messages.hello(self.arena_version))
         self._startup_timeout_s = timeout_s
         self._startup_deadline = time.monotonic() + timeout_s
+        try:
+            # Written now, not when finish_starts first looks (after the lineup's other
+            # launches): the bot's startup time runs from here, so it gets the hello from here.
+            self._write_some()
+        except BotError:
+            pass  # finish_starts writes the rest, and finds and reports the same trouble
 
     def _hello_due(self, now: float) -> bool:
         """Write what the pipe takes of the hello; True once the reply is there, or the bot has

@@ -31,11 +31,13 @@ for line in sys.stdin:
 
 def test_every_bot_is_launched_before_any_handshake_is_awaited(bundled_bot, monkeypatch):
     calls: list[tuple[str, int]] = []
+    unsent: list[int] = []
     launch, check_hello = BotProcess.launch, BotProcess._check_hello
 
     def recording_launch(self: BotProcess, timeout_s: float) -> None:
         launch(self, timeout_s)
         calls.append(("launch", self.pid or 0))
+        unsent.append(len(self._outbox))
 
     def recording_check(self: BotProcess) -> None:
         calls.append(("hello", self.pid or 0))
@@ -49,6 +51,9 @@ def test_every_bot_is_launched_before_any_handshake_is_awaited(bundled_bot, monk
         pids = [process.pid for process in lineup.processes]
         record = play_game(get_game("corruption"), seated, seed=3, options={}, time_control=CLOCK)
     assert [kind for kind, _ in calls] == ["launch"] * 5 + ["hello"] * 5, calls
+    # each bot had its hello at its launch, when its startup time began, not once the
+    # lineup's other bots were launched
+    assert unsent == [0] * 5
     assert sorted(pid for _, pid in calls[:5]) == sorted(pids), "one launch per process"
     assert [seat.start_error for seat in seated] == [None] * 5
     assert record.status == "complete"
