@@ -1,23 +1,28 @@
-"""The code digest tells installs apart by their files (what a report's replay stamp and a
-cluster's check of its workers rest on)."""
+"""The code digest tells installs apart by the files a wheel installs (what a report's replay
+stamp and a cluster's check of its workers rest on), and by nothing else a checkout holds."""
 
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from arena import code_digest as digests
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 @pytest.fixture
 def package(tmp_path: Path, monkeypatch) -> Path:
-    """An importable package `digested_pkg` of two files, its digest cache cleared."""
+    """An importable package `digested_pkg` of a module and a shipped data file (sub/*.md), its
+    digest cache cleared."""
     root = tmp_path / "digested_pkg"
     (root / "sub").mkdir(parents=True)
     (root / "__init__.py").write_text("")
     (root / "sub" / "rules.md").write_text("one")
+    monkeypatch.setitem(digests.SHIPPED_DATA, "digested_pkg.sub", ("*.md",))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "digested_pkg", raising=False)
     digests._digest.cache_clear()
@@ -47,3 +52,25 @@ def test_compiled_caches_do_not_count(package: Path) -> None:
     (package / "__pycache__").mkdir(exist_ok=True)  # importing it may have made one
     (package / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0compiled")
     assert digest_now() == first
+
+
+def test_files_a_wheel_would_not_install_do_not_count(package: Path) -> None:
+    # a checkout's notes, an editor's backup, an unlisted data file: a worker installed from a
+    # wheel of the same commit has none of them
+    first = digest_now()
+    (package / "NOTES.md").write_text("notes")
+    (package / "sub" / "rules.md.orig").write_text("backup")
+    (package / "sub" / "talk.toml").write_text("unlisted")
+    assert digest_now() == first
+
+
+def test_the_shipped_data_are_pyprojects_package_data() -> None:
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
+    ours = {
+        name: tuple(patterns)
+        for name, patterns in declared.items()
+        if name.split(".")[0] in ("arena", "protocol", "leagues")
+    }
+    assert ours == digests.SHIPPED_DATA

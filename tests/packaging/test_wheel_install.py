@@ -135,3 +135,12 @@ def test_the_example_leagues_are_installed_and_load(venv: Path, elsewhere: Path)
     )
     installed = succeeded(run([venv / "bin" / "python", "-c", load], elsewhere)).split()
     assert installed == sorted(p.name for p in (ROOT / "leagues" / "examples").glob("*.toml"))
+
+
+def test_the_wheel_runs_the_code_identity_of_this_checkout(venv: Path, elsewhere: Path) -> None:
+    """A cluster's head run from this checkout accepts workers installed from its wheel (and a
+    report's replay stamp is the same from either): the digest covers what the wheel holds."""
+    ask = "from leagues.cluster_worker import code_identity; print(code_identity())"
+    installed = succeeded(run([venv / "bin" / "python", "-c", ask], elsewhere)).strip()
+    here = succeeded(run([sys.executable, "-c", ask], ROOT)).strip()
+    assert installed == here
