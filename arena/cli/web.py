@@ -95,7 +95,8 @@ def _replay_count(text: str) -> int | None:
         count = -1
     if count < 0:
         fail(f"--replays takes a number of games (0 or more) or all, not {text!r}", EXIT_USAGE)
-    return count
+    # More than SQLite's integers hold is more than any database's games: all of them.
+    return count if count < 2**63 else None
 
 
 def serve(

@@ -7,9 +7,12 @@ a composition of both layers, and this module is where it reaches up into league
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Generator, Iterator
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 from arena.record import GameRecord
 from arena.store import GameNotFound, Store
@@ -230,7 +233,18 @@ class Pages:
             return None
         if record.game_id != game_id or not self.has_replay(game_id):  # a prefix: only exact
             return None  # ids have pages
-        return replay_html(record, generator=self.generator)
+        return replay_html(record, generator=self.replay_stamp(game_id))
+
+    def replay_stamp(self, game_id: str) -> str | None:
+        """What a written replay page of ``game_id`` is stamped with: the site's generator
+        (the code that draws it) and a digest of the game's row, which a game replayed under
+        the same id (a league run again with the same seeds into another database) does not
+        share: its times differ. None when pages are not stamped (served, or not written)."""
+        if self.generator is None:
+            return None
+        row = self.db.execute("SELECT * FROM games WHERE id = ?", [game_id]).fetchone()
+        digest = hashlib.blake2b(orjson.dumps(row), digest_size=8).hexdigest()
+        return f"{self.generator} game {digest}"
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -53,6 +53,11 @@ def game_page(game_id: str) -> str:
     return f"games/{safe_file_name(game_id)}.html"
 
 
+def game_of_page(path: str) -> str:
+    """The game id of a replay page's path (``game_page``'s inverse)."""
+    return unsafe_file_name(path.removeprefix("games/").removesuffix(".html"))
+
+
 def is_game_page(path: str) -> bool:
     """True for a game's replay page (``game_page``), not the games list beside them."""
     folder, _, name = path.partition("/")

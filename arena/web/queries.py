@@ -245,9 +245,10 @@ def games_pages(
     db: Database, shown: GameFilter, keys: dict[int, BotKey], size: int | None = None
 ) -> Generator[GamesPage]:
     """Every page of the games ``shown`` picks, in order, read with one query: what the
-    static site writes. Its statement stays open until the last page or ``close()``. Page by page, games_page would read all the games before each page
-    (OFFSET) and, for a bot or a league, test every game: a 20,000-game report spent four
-    minutes there."""
+    static site writes. Its statement stays open until the last page is read, or until the
+    generator is closed (a read stopped early). Page by page, games_page would read all the
+    games before each page (OFFSET) and, for a bot or a league, test every game: a
+    20,000-game report spent four minutes there."""
     size = size or PAGE_SIZE
     where, args = _where(shown)
     total = _count(db, where, args)
@@ -256,6 +257,8 @@ def games_pages(
     try:
         for page in range(1, pages + 1):
             rows = _game_rows(found.fetchmany(size))
+            if page == pages:
+                found.close()  # read to the end: no lock held while the caller goes on
             _fill_seats(db, rows, keys)
             yield GamesPage(rows, page, pages, total)
     finally:

@@ -4,8 +4,9 @@ file server (a CI artifact, GitHub Pages). Every asset is copied beside the page
 Replays are most of the work (a replay page takes a tenth of a second or more, and holds
 every seat's view of every step): a site holds those of the newest games only, as many as
 asked, and a replay page already in the folder is kept, not written again, when it carries
-this arena's stamp. A recorded game never changes, so its page changes only with the code
-that draws it, which the stamp covers.
+this arena's stamp for that game. A recorded game never changes, so its page changes only with
+the code that draws it or with the game stored under its id (another database, e.g. a league
+run again with the same seeds): the stamp covers both (Pages.replay_stamp).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def write_site(
             target = out / path
             is_replay = paths.is_game_page(path)
             replay_pages += is_replay
-            if is_replay and _stamped(target, generator):
+            if is_replay and _stamped(target, pages.replay_stamp(paths.game_of_page(path))):
                 kept += 1
             else:
                 html = pages.render(path)
@@ -106,8 +107,11 @@ def _write(target: Path, html: str) -> None:
     partial.replace(target)
 
 
-def _stamped(page: Path, generator: str) -> bool:
-    """True if ``page`` is a replay page this arena wrote (its stamp in its head)."""
+def _stamped(page: Path, generator: str | None) -> bool:
+    """True if ``page`` is the replay page this arena wrote of this game (its stamp in its
+    head)."""
+    if generator is None:
+        return False
     try:
         with page.open("rb") as handle:
             head = handle.read(2048)

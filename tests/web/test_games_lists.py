@@ -76,6 +76,20 @@ def test_a_list_read_in_part_holds_no_lock_once_closed(database: Path, tmp_path,
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
+def test_a_list_read_to_its_last_page_holds_no_lock(database: Path, tmp_path, monkeypatch):
+    """The statement ends with the last page read, even a full one (its rows fetched, the
+    statement not yet at its end), not when the reader is closed."""
+    copy = tmp_path / "arena.db"
+    copy.write_bytes(database.read_bytes())
+    with open_store(copy, create=False) as store:
+        total = store.db.execute("SELECT count(*) FROM games").fetchone()[0]
+        monkeypatch.setattr(queries, "PAGE_SIZE", total)  # one page, and a full one
+        pages = Pages(store, lists_in_order=True)
+        assert pages.render(paths.GAMES) is not None
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # raised "locked" before
+        pages.close()
+
+
 def test_a_written_site_reads_each_list_once_not_once_a_page(
     database: Path, tmp_path: Path, monkeypatch
 ) -> None:

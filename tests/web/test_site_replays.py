@@ -4,6 +4,7 @@ than drawn again. The lists link exactly the replays written and name the others
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -84,12 +85,43 @@ def test_a_replay_written_by_this_arena_is_kept_and_any_other_is_written_again(
     assert not list(out.rglob("*.partial")), "every page written whole, no temporary left"
 
 
+def test_a_kept_page_must_be_of_the_game_stored_under_its_id_now(
+    database: Path, tmp_path: Path
+) -> None:
+    # The same ids in another database (a league run again with the same seeds): the pages of
+    # the games played again are drawn again, the others kept.
+    out = tmp_path / "report"
+    report(database, out, "--replays", "all")
+    again = tmp_path / "again.db"
+    shutil.copyfile(database, again)
+    replayed = game_ids(database)[:2]
+    with open_store(again, create=False) as store:
+        store.db.execute(
+            "UPDATE games SET finished_at = '2031-01-01T00:00:00.000+00:00' WHERE id IN (?, ?)",
+            replayed,
+        )
+        store.db.conn.commit()
+    before = {p: p.read_bytes() for p in (out / "games").glob("*.html") if p.name != "index.html"}
+
+    result = report(again, out, "--replays", "all")
+    assert "9 replay page(s) were there already, unchanged: kept" in result.output
+    changed = {p.stem for p, html in before.items() if p.read_bytes() != html}
+    assert changed == {paths.safe_file_name(i) for i in replayed}
+
+
 def test_replays_zero_writes_the_site_without_replays(database: Path, tmp_path: Path) -> None:
     with open_store(database, create=False) as store:
         written = write_site(store, tmp_path / "out", replays=0)
     assert (written.replays, written.kept, written.games) == (0, 0, 11)
     assert replay_files(tmp_path / "out") == set()
     assert (tmp_path / "out" / "index.html").is_file()
+
+
+def test_more_replays_than_any_database_holds_means_all(database: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    result = report(database, out, "--replays", str(10**20))  # beyond SQLite's integers
+    assert replay_files(out) == {paths.safe_file_name(i) for i in game_ids(database)}
+    assert "Replays of the newest" not in result.output
 
 
 @pytest.mark.parametrize("given", ["-1", "some", "1.5", ""])
