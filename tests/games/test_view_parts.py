@@ -29,7 +29,7 @@ from tests.support.examples import examples
 def games(draw: st.DrawFn, title: str) -> tuple[int, int, dict[str, Any], float]:
     """(players, seed, options, how often views are compared) for one random game."""
     game = get_game(title)
-    players = draw(st.integers(game.min_players, min(game.max_players, 6)))
+    players = draw(st.integers(game.min_players, game.max_players))
     variants = (
         draw(st.lists(st.sampled_from(sorted(game.variants)), unique=True)) if game.variants else []
     )
