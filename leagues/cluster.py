@@ -188,6 +188,15 @@ class _Capacity:
             threads = self.client.nthreads()
             self.threads = max(1, sum(threads.values()))
             if len(threads) != self.workers:
+                if self.workers >= 0:
+                    # Workers joined (or left) since the head's check: a worker of an arena
+                    # older than the plugin's own check would play unrefused.
+                    try:
+                        _check_workers_code(self.client)
+                    except ClusterUnavailable as exc:
+                        raise ClusterUnavailable(
+                            f"{exc}. Finished games are recorded: rerun the same command to resume"
+                        ) from None
                 self.workers = len(threads)
                 if self.on_workers is not None:
                     self.on_workers(self.workers)
@@ -195,8 +204,10 @@ class _Capacity:
 
 
 def _check_workers_code(client: Any) -> None:
-    """Raise ClusterUnavailable, naming them, when workers run another arena than this head
-    (a worker joining later is refused by the league's plugin instead)."""
+    """Raise ClusterUnavailable, naming them, when workers run another arena than this head.
+    Asked before the league is sent and again whenever the number of workers changes; a worker
+    joining in between is refused by the league's plugin (an arena that has the plugin's
+    check), or by this check at the next change."""
     from leagues.cluster_worker import code_identity
 
     mine = code_identity()

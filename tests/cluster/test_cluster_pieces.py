@@ -23,7 +23,7 @@ from arena.manifest import load_bot
 from arena.store import open_store
 from leagues import cluster_worker
 from leagues.bundles import BotBundle, BundleMismatch, pack, pack_all, unpack
-from leagues.cluster import DaskExecutor
+from leagues.cluster import ClusterUnavailable, DaskExecutor, _Capacity
 from leagues.cluster_address import ClusterAddress, parse_cluster
 from leagues.cluster_worker import IDLE_S, LeaguePlugin
 from leagues.execution import WorkerFailed
@@ -282,3 +282,28 @@ def test_a_worker_joining_with_another_arena_refuses_every_game(tmp_path, monkey
             plugin.player()
     finally:
         plugin.teardown(None)
+
+
+def test_the_head_checks_the_workers_again_when_their_number_changes() -> None:
+    """A worker of an older arena (without the plugin's check) that joins mid-league is found
+    by the head as soon as it sees the number of workers change."""
+    mine = cluster_worker.code_identity()
+
+    class Client:
+        def __init__(self) -> None:
+            self.workers = {"tcp://a": mine}
+
+        def nthreads(self) -> dict[str, int]:
+            return {worker: 1 for worker in self.workers}
+
+        def run(self, function, on_error):  # what distributed.Client.run returns
+            return dict(self.workers)
+
+    client = Client()
+    capacity = _Capacity(client, None)
+    assert capacity.window() == 2
+    capacity.asked_at = float("-inf")  # the next window asks the scheduler again
+    client.workers["tcp://b"] = "arena 0.0.1 (code 0123456789abcdef)"
+    with pytest.raises(ClusterUnavailable, match=r"tcp://b runs arena 0\.0\.1 \(code 0123") as got:
+        capacity.window()
+    assert str(got.value).endswith("Finished games are recorded: rerun the same command to resume")
