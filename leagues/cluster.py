@@ -188,11 +188,11 @@ class _Capacity:
             threads = self.client.nthreads()
             self.threads = max(1, sum(threads.values()))
             if len(threads) != self.workers:
-                if self.workers >= 0:
-                    # Workers joined (or left) since the head's check: a worker of an arena
-                    # older than the plugin's own check would play unrefused.
+                if 0 <= self.workers < len(threads):
+                    # Workers joined since the head's check: a worker of an arena older than
+                    # the plugin's own check would play unrefused.
                     try:
-                        _check_workers_code(self.client)
+                        _check_workers_code(self.client, mid_league=True)
                     except ClusterUnavailable as exc:
                         raise ClusterUnavailable(
                             f"{exc}. Finished games are recorded: rerun the same command to resume"
@@ -203,11 +203,13 @@ class _Capacity:
         return 2 * self.threads
 
 
-def _check_workers_code(client: Any) -> None:
+def _check_workers_code(client: Any, mid_league: bool = False) -> None:
     """Raise ClusterUnavailable, naming them, when workers run another arena than this head.
-    Asked before the league is sent and again whenever the number of workers changes; a worker
-    joining in between is refused by the league's plugin (an arena that has the plugin's
-    check), or by this check at the next change."""
+    Asked before the league is sent and again whenever workers join; a worker joining in
+    between is refused by the league's plugin (an arena that has the plugin's check), or by
+    this check at the next count. mid_league: a worker that fails to answer for another reason
+    than not knowing the question (it is dying, say) is left to the league's own handling of
+    dead workers, not taken for another arena."""
     from leagues.cluster_worker import code_identity
 
     mine = code_identity()
@@ -216,6 +218,7 @@ def _check_workers_code(client: Any) -> None:
         worker: found if isinstance(found, str) else f"an arena that cannot say ({found!r})"
         for worker, found in sorted(theirs.items())
         if found != mine
+        and (not mid_league or isinstance(found, str | ImportError | AttributeError))
     }
     if other:
         listed = "; ".join(f"{worker} runs {found}" for worker, found in other.items())

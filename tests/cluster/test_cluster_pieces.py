@@ -284,26 +284,42 @@ def test_a_worker_joining_with_another_arena_refuses_every_game(tmp_path, monkey
         plugin.teardown(None)
 
 
-def test_the_head_checks_the_workers_again_when_their_number_changes() -> None:
+class WorkersAnswering:
+    """A Dask client, for _Capacity: its workers (address -> what each answers code_identity
+    with: a string, or the exception client.run returns with on_error="return")."""
+
+    def __init__(self, **workers: object) -> None:
+        self.workers = workers
+
+    def nthreads(self) -> dict[str, int]:
+        return {worker: 1 for worker in self.workers}
+
+    def run(self, function, on_error):
+        return dict(self.workers)
+
+
+def test_the_head_checks_the_workers_again_when_more_join() -> None:
     """A worker of an older arena (without the plugin's check) that joins mid-league is found
-    by the head as soon as it sees the number of workers change."""
-    mine = cluster_worker.code_identity()
-
-    class Client:
-        def __init__(self) -> None:
-            self.workers = {"tcp://a": mine}
-
-        def nthreads(self) -> dict[str, int]:
-            return {worker: 1 for worker in self.workers}
-
-        def run(self, function, on_error):  # what distributed.Client.run returns
-            return dict(self.workers)
-
-    client = Client()
+    by the head as soon as it sees more workers; one that fails to answer because it is dying
+    is left to the league's handling of dead workers."""
+    client = WorkersAnswering(a=cluster_worker.code_identity())
     capacity = _Capacity(client, None)
     assert capacity.window() == 2
     capacity.asked_at = float("-inf")  # the next window asks the scheduler again
-    client.workers["tcp://b"] = "arena 0.0.1 (code 0123456789abcdef)"
-    with pytest.raises(ClusterUnavailable, match=r"tcp://b runs arena 0\.0\.1 \(code 0123") as got:
+    client.workers["c"] = OSError("connection closed")
+    assert capacity.window() == 4
+    capacity.asked_at = float("-inf")
+    client.workers["b"] = "arena 0.0.1 (code 0123456789abcdef)"
+    with pytest.raises(ClusterUnavailable, match=r"^[^;]*b runs arena 0\.0\.1 \(code 0123") as got:
         capacity.window()
     assert str(got.value).endswith("Finished games are recorded: rerun the same command to resume")
+
+
+def test_a_worker_too_old_to_know_the_question_is_refused_mid_league() -> None:
+    client = WorkersAnswering(a=cluster_worker.code_identity())
+    capacity = _Capacity(client, None)
+    capacity.window()
+    capacity.asked_at = float("-inf")
+    client.workers["old"] = AttributeError("module has no attribute 'code_identity'")
+    with pytest.raises(ClusterUnavailable, match="old runs an arena that cannot say"):
+        capacity.window()
