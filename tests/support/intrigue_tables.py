@@ -5,8 +5,9 @@ for the talk feature and answers talk requests with its chat hook, as protocol.s
 from __future__ import annotations
 
 import importlib.util
+from collections import Counter
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.games import get_game
 from arena.inprocess import InProcessBot, random_decider
@@ -122,6 +123,9 @@ def ranks_of(kind: str, played: Played) -> list[int]:
     return [rec.seats[s].rank for seats, rec, _ in played for s, k in enumerate(seats) if k == kind]
 
 
+TYPES = ("scientist", "doctor", "priest", "clerk")
+PER_TYPE = 2
+"""Scholars of each type a seat has (protocol/games/intrigue.md, Vocabulary)."""
 TALK_EVENTS = {"said", "unsaid", "side-paid", "side-payment-failed"}
 WINDOW_BEFORE = {
     "sent": "send",
@@ -151,19 +155,24 @@ def window_labels(events: list[dict[str, Any]]) -> dict[int, str]:
 
 
 class Board:
-    """Who waits in front of and sits inside each palace, followed from the public events."""
+    """Who waits in front of and sits inside each palace, and what each seat has left to send,
+    followed from the public events."""
 
-    def __init__(self) -> None:
+    def __init__(self, players: int) -> None:
+        self.players = players
         self.waiting: dict[int, dict[int, tuple[int, str]]] = {}
         """Palace -> scholar id -> (its owner, its type)."""
         self.inside: dict[int, dict[str, tuple[int, int]]] = {}
         """Palace -> type -> (scholar id, its owner)."""
+        self.sent: Counter[tuple[int, str]] = Counter()
+        """(seat, type) -> scholars of that type the seat has sent."""
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event["kind"]
         if kind == "sent":
             owner_type = (event["seat"], event["type"])
             self.waiting.setdefault(event["palace"], {})[event["scholar"]] = owner_type
+            self.sent[owner_type] += 1
         elif kind in ("admitted", "exiled", "placed"):
             self.waiting.get(event["palace"], {}).pop(event["scholar"], None)
         if kind == "placed":
@@ -182,15 +191,34 @@ class Board:
         inside = self.inside.get(palace, {}).get(type_)
         return (seat, type_) in waiting or (inside is not None and inside[1] == seat)
 
+    def could_spare(self, sender: int, seats: set[int]) -> bool:
+        """Whether ``sender`` has a send now that goes against none of ``seats``' scholars."""
+        return any(
+            not any(self.against(palace, type_, seat) for seat in seats)
+            for type_ in TYPES
+            if self.sent[(sender, type_)] < PER_TYPE
+            for palace in range(self.players)
+            if palace != sender
+        )
 
-def spare_sends(record: GameRecord, events: list[dict[str, Any]], seat: int) -> tuple[int, int]:
-    """(sends ``seat`` made in a turn in which it had promised ``{"spare": true}``, those of
-    them against a seat it had promised to spare), from the events ``seat`` was sent (its own
-    talk included)."""
+
+class SpareSends(NamedTuple):
+    """A seat's sends in turns in which it had promised ``{"spare": true}``."""
+
+    sends: int
+    broken: int
+    """Sends against a seat it had promised to spare that turn."""
+    avoidable: int
+    """Those of them made when a send against none of the spared seats was possible."""
+
+
+def spare_sends(record: GameRecord, events: list[dict[str, Any]], seat: int) -> SpareSends:
+    """How ``seat`` kept its spare promises, from the events it was sent (its own talk
+    included): a promise made in a turn holds for that turn's sends."""
     talkers = set(record.options.get("talk", []))
-    board = Board()
+    board = Board(record.players)
     spared: set[int] = set()
-    under = broken = 0
+    sends = broken = avoidable = 0
     for event in events:
         kind = event["kind"]
         if kind == "turn-start":
@@ -203,7 +231,9 @@ def spare_sends(record: GameRecord, events: list[dict[str, Any]], seat: int) -> 
         ):
             spared |= talkers - {seat} if event["to"] == "all" else {event["to"]}
         elif kind == "sent" and event["seat"] == seat and spared:
-            under += 1
-            broken += any(board.against(event["palace"], event["type"], s) for s in spared)
+            sends += 1
+            if any(board.against(event["palace"], event["type"], s) for s in spared):
+                broken += 1
+                avoidable += board.could_spare(seat, spared)
         board.on_event(event)
-    return under, broken
+    return SpareSends(sends, broken, avoidable)
