@@ -4,10 +4,10 @@ Talk (protocol/games/intrigue.md, "Table talk"): words bind nobody, money does; 
 freely and takes money gladly. One window at a time:
 
 - **negotiation** (private): as an owner it promises the applicant its palace's best section
-  (``{"seat_at": S}``, free or not), asks the bribe that section is worth, takes it, and then puts every
-  scholar in the lowest free section. As an applicant it promises to bid well for the best
-  section and offers the minimum; where admission is certain (no conflict) it walks away from
-  every demand.
+  (``{"seat_at": S}``, free or not), asks the bribe that section is worth, takes it, and then
+  puts every scholar in the lowest free section. As an applicant it promises to bid well for
+  the best section and offers the minimum; where admission is certain (no conflict) it walks
+  away from every demand.
 - **send** (before a player sends): when it is about to send, it promises everyone
   ``{"spare": true}`` (not to send a scholar against theirs: of the same type, waiting in front
   of the same palace or sitting inside it), then sends wherever pays best, which is sometimes
