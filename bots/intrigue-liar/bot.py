@@ -1,11 +1,23 @@
 """intrigue-liar: an Intrigue bot that talks to exploit trust: it promises and does not deliver.
 
-Talk (protocol/games/intrigue.md, "Table talk"): as an owner, in each negotiation's private
-window it promises the applicant its best free section (``{"seat_at": S}``), asks the bribe that
-section is worth, takes it, and then puts every scholar in the lowest free section. As an
-applicant it promises to bid well for the best section and offers the minimum; where admission
-is certain (no conflict) it walks away from every demand. It remembers nothing of anybody's
-word: it counts on the others trusting it.
+Talk (protocol/games/intrigue.md, "Table talk"): words bind nobody, money does; it gives words
+freely and takes money gladly. One window at a time:
+
+- **negotiation** (private): as an owner it promises the applicant its palace's best section
+  (``{"seat_at": S}``, free or not), asks the bribe that section is worth, takes it, and then
+  puts every scholar in the lowest free section. As an applicant it promises to bid well for
+  the best section and offers the minimum; where admission is certain (no conflict) it walks
+  away from every demand.
+- **send** (before a player sends): when it is about to send, it promises everyone
+  ``{"spare": true}`` (not to send a scholar against theirs: of the same type, waiting in front
+  of the same palace or sitting inside it), then sends wherever pays best, which is sometimes
+  a challenge of another's scholar.
+- **conflict** (before the owner decides): as the owner it says the best paid scholar wins,
+  accepts the largest side payment offered (``{"pay": N}``: carried out at once, so that much
+  it cannot cheat) and then decides on the bribes alone. As a player it proposes a token
+  ``{"pay": 1000}`` and promises, in words only, much more once its scholar is chosen.
+
+It remembers nothing of anybody's word: it counts on the others trusting it.
 """
 
 from __future__ import annotations
@@ -20,10 +32,10 @@ from protocol.sdk_intrigue import (
     floor_unit,
     replies,
 )
-from protocol.talk import SILENCE, messages, say
+from protocol.talk import SILENCE, allowed_terms, messages, open_proposals, reply, say
 
 NAME = "intrigue-liar"
-VERSION = "1.0"
+VERSION = "1.1"
 
 ASKED_RATE = 0.12
 """Share of the promised section's worth demanded as a bribe."""
@@ -31,6 +43,10 @@ CONFLICT_RATE = 0.15
 """Share of a section's worth offered when admission itself is at stake."""
 CASH_SHARE = 0.35
 """Never more than this share of one's cash in one negotiation."""
+CHALLENGE = 0.5
+"""A send into a conflict is worth this share of the section it could win."""
+TOKEN = {"pay": 1000}
+"""The side payment it offers in a conflict (the rest is words)."""
 
 
 class Liar(Player):
@@ -41,19 +57,61 @@ class Liar(Player):
     # -- talk --
 
     def talk(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
-        """In a negotiation window, once: as the owner promise the best free section; as the
-        applicant promise a good bribe for it."""
+        window = (view.get("talk") or {}).get("window")
+        if window == "send":
+            return self.talk_send(view, legal)
+        if window == "conflict":
+            return self.talk_conflict(view, legal)
+        if window == "negotiation":
+            return self.talk_negotiation(view)
+        return SILENCE
+
+    def talk_send(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        """Before my own sends, once: promise everyone to spare their scholars (see send)."""
+        me = view.get("seat")
+        if Table(view).owner() != me or any(m.get("from") == me for m in messages(view)):
+            return SILENCE
+        if {"spare": True} not in allowed_terms(legal):
+            return SILENCE
+        text = "Fear not: none of my scholars will go against yours."
+        return say("promise", terms={"spare": True}, text=text)
+
+    def talk_conflict(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        """As the owner: promise the best paid wins, then take the largest side payment. As a
+        player: a token payment, and big words."""
+        table = Table(view)
+        owner = table.owner()
+        round_ = (view.get("talk") or {}).get("round")
+        if owner == table.me:
+            if round_ == 1:
+                return say("tell", text="Pay me under the table: the best paid scholar wins.")
+            offers = [
+                p
+                for p in open_proposals(legal, view)
+                if isinstance(p.get("terms"), dict) and isinstance(p["terms"].get("pay"), int)
+            ]
+            if not offers:
+                return SILENCE
+            best = max(offers, key=lambda p: p["terms"]["pay"])
+            return reply(best, "accept", text="Accepted: your scholar wins.")
+        if round_ != 1 or owner not in legal["fields"]["to"]["options"]:
+            return SILENCE
+        if TOKEN not in allowed_terms(legal):
+            return SILENCE
+        text = "A token now; ten thousand more once my scholar is chosen."
+        return say("propose", to=owner, terms=TOKEN, text=text)
+
+    def talk_negotiation(self, view: dict[str, Any]) -> Any:
+        """Once: as the owner promise the palace's best section, free or not (even in an
+        internal conflict, where only the incumbent's can be given); as the applicant promise
+        a good bribe for it."""
         negotiation = view.get("negotiation") or {}
         me = view.get("seat")
-        if (view.get("talk") or {}).get("window") != "negotiation":
-            return SILENCE
         if any(m.get("from") == me for m in messages(view)):
             return SILENCE
         table = Table(view)
-        free = table.free(negotiation.get("palace", me))
-        best = table.internal_section(negotiation.get("type", "")) or (max(free) if free else None)
-        if best is None:
-            return SILENCE
+        sections = table.palaces[negotiation.get("palace", me)]["sections"]
+        best = max(section["value"] for section in sections)
         if negotiation.get("palace") == me:
             text = f"The {best:,} section is yours, on my honour."
             return say("promise", to=negotiation["applicant"], terms={"seat_at": best}, text=text)
@@ -93,16 +151,21 @@ class Liar(Player):
         return pay
 
     def send(self, view: dict[str, Any], options: list[Any]) -> Any:
-        """A type the palace lacks and nobody queued, towards its best free section."""
+        """Towards the best section to be had, whatever I promised: a free one for a type the
+        palace lacks and nobody queued, or a share of the section a conflict could win me (a
+        challenge of the scholar inside, or a place among the others waiting)."""
         table = Table(view)
 
         def score(option: dict[str, Any]) -> float:
             palace, type_ = option["palace"], option["scholar"]
             waiting = table.palaces[palace].get("waiting") or []
             free = table.free(palace)
+            value = float(max(free)) if free else 0.0
+            if type_ in table.inside(palace):
+                value = float(table.inside(palace)[type_][0])
             if type_ in table.inside(palace) or any(w["type"] == type_ for w in waiting):
-                return 0.0
-            return float(max(free)) if free else 0.0
+                value *= CHALLENGE
+            return value
 
         return max(options, key=score)
 

@@ -1,15 +1,27 @@
 """The Intrigue bots that talk: intrigue-trusty keeps its promises and stops trusting an owner
-that broke one to it; intrigue-liar promises sections it does not give (in-process, seeded
-games through the referee, each talking bot seated in talk as sdk.run(talk=...) would be)."""
+that broke one to it; intrigue-liar promises sections it does not give and scholars it does not
+spare (in-process, seeded games through the referee, each talking bot seated in talk as
+sdk.run(talk=...) would be). Everything is read from the events the seats were sent."""
 
 from __future__ import annotations
 
 import statistics
-from typing import Any
+from collections import Counter
+from typing import Any, NamedTuple
 
 import pytest
 
-from tests.support.intrigue_tables import Played, load, play, ranks_of
+from tests.support.intrigue_tables import (
+    Board,
+    Logged,
+    Played,
+    load,
+    play,
+    play_logged,
+    ranks_of,
+    spare_sends,
+    window_labels,
+)
 
 
 def promises_kept(played: Played, owner_kind: str) -> tuple[int, int]:
@@ -106,6 +118,8 @@ def test_talk_is_total(kind):
     chat = type(load(kind).PLAYER)().chat
     legal = {"kind": "record", "fields": {"act": {"kind": "choice", "options": ["pass"]}}}
     assert chat({}, legal) == {"act": "pass"}
+    for window in ("send", "negotiation", "conflict"):
+        assert chat({"seat": 0, "talk": {"window": window}}, legal) == {"act": "pass"}
 
 
 def test_the_mute_control_plays_trusty_without_talk():
@@ -114,3 +128,125 @@ def test_the_mute_control_plays_trusty_without_talk():
     for _, record, events in play("mmhh", 2):
         assert "talk" not in record.options
         assert not any(event["kind"] == "said" for event in events)
+
+
+def spoken(logged: Logged) -> Counter[tuple[str, str]]:
+    """(kind of bot, window label) -> messages it said there (read in its own events)."""
+    said: Counter[tuple[str, str]] = Counter()
+    for seats, _, logs in logged:
+        for seat, events in enumerate(logs):
+            labels = window_labels(events)
+            for event in events:
+                if event["kind"] == "said" and event["from"] == seat:
+                    said[(seats[seat], labels[event["window"]])] += 1
+    return said
+
+
+class SidePayment(NamedTuple):
+    """A side payment carried out, as its payee read it."""
+
+    payer: str
+    """The kind of bot that paid."""
+    payee: str
+    window: str
+    """The window's label."""
+    event: dict[str, Any]
+    """The ``side-paid`` event."""
+    decided: dict[str, Any]
+    """The owner's decision that followed (``admitted`` or ``kept``: whose scholar won)."""
+
+
+def side_payments(logged: Logged) -> list[SidePayment]:
+    """Every side payment carried out (``side-paid``), once each."""
+    found = []
+    for seats, _, logs in logged:
+        for seat, events in enumerate(logs):
+            labels = window_labels(events)
+            for at, event in enumerate(events):
+                if event["kind"] == "side-paid" and event["to"] == seat:
+                    after = (e for e in events[at:] if e["kind"] in ("admitted", "kept"))
+                    window = labels[event["window"]]
+                    found.append(
+                        SidePayment(seats[event["from"]], seats[seat], window, event, next(after))
+                    )
+    return found
+
+
+def test_both_talkers_speak_in_every_window_and_side_payments_are_made():
+    """Each talker speaks in send, negotiation and conflict windows; side payments are made in
+    conflict windows, by both kinds (trusty to owners it trusts, the liar its token)."""
+    logged = play_logged("tltl", 16) + play_logged("tttt", 4)
+    said = spoken(logged)
+    for kind in ("t", "l"):
+        for window in ("send", "negotiation", "conflict"):
+            assert said[(kind, window)] >= 10, (kind, window, said)
+    payments = side_payments(logged)
+    assert {p.window for p in payments} == {"conflict"}
+    payers = Counter(p.payer for p in payments)
+    payees = Counter(p.payee for p in payments)
+    assert min(payers["t"], payers["l"], payees["t"], payees["l"]) >= 10, (payers, payees)
+
+
+def test_an_owner_takes_side_payments_trusty_decides_for_its_payer_the_liar_not_always():
+    """Trusty accepts a side payment only from the player it makes the best paid, and decides
+    for that player's scholar; the liar takes the largest offered and decides on bribes
+    alone (its "your scholar wins" binds nobody)."""
+    payments = side_payments(play_logged("tltl", 16))
+    honoured = Counter((p.payee, p.decided["applicant"] == p.event["from"]) for p in payments)
+    assert honoured[("t", True)] >= 10 and honoured[("t", False)] == 0, honoured
+    assert honoured[("l", False)] >= 5, honoured
+
+
+def test_trusty_keeps_every_spare_promise_and_the_liar_breaks_some():
+    """A seat that promised {"spare": true} in a send window sends against a spared seat's
+    scholar (of its type, waiting at or sitting in the palace it is sent to) that turn: never
+    trusty (it promises only what two sends can keep), the liar often, and not only when
+    every send it had would have broken it."""
+    totals: dict[str, Counter[str]] = {"t": Counter(), "l": Counter()}
+    for seats, record, logs in play_logged("tltl", 16):
+        for seat, events in enumerate(logs):
+            totals[seats[seat]].update(spare_sends(record, events, seat)._asdict())
+    trusty, liar = totals["t"], totals["l"]
+    assert trusty["sends"] >= 50 and liar["sends"] >= 50, totals
+    assert trusty["broken"] == 0, totals
+    assert liar["avoidable"] >= 10, totals
+
+
+def against_me(board: Board, sent: dict[str, Any], me: int) -> bool:
+    return board.against(sent["palace"], sent["type"], me)
+
+
+def test_trusty_promises_no_spare_to_a_seat_that_broke_its_word():
+    """Once a seat broke a promise to trusty in a game (sent against trusty's scholar in a
+    turn it had promised to spare it, or gave a lower section than it promised), trusty
+    promises it no spare for the rest of that game."""
+    promised_to_liars = turns_with_liars = 0
+    for seats, record, logs in play_logged("ttll", 24):
+        talkers = set(record.options["talk"])
+        for me, events in enumerate(logs):
+            if seats[me] != "t":
+                continue
+            board, liars = Board(record.players), set()
+            sparing: set[int] = set()
+            seat_at: dict[int, int] = {}
+            for event in events:
+                kind, terms = event["kind"], event.get("terms")
+                if kind == "turn-start":
+                    sparing = set()
+                    turns_with_liars += event["seat"] == me and bool(liars)
+                elif kind == "said" and event["from"] == me and terms == {"spare": True}:
+                    to = talkers - {me} if event["to"] == "all" else {event["to"]}
+                    promised_to_liars += bool(to & liars)
+                elif kind == "said" and event["to"] in (me, "all") and terms == {"spare": True}:
+                    sparing.add(event["from"])
+                elif kind == "said" and event["to"] == me and isinstance(terms, dict):
+                    if "seat_at" in terms:
+                        seat_at[event["from"]] = terms["seat_at"]
+                elif kind == "placed" and event["applicant"] == me:
+                    if event["given_section"] < seat_at.pop(event["palace"], 0):
+                        liars.add(event["palace"])
+                elif kind == "sent" and event["seat"] in sparing and against_me(board, event, me):
+                    liars.add(event["seat"])
+                board.on_event(event)
+    assert turns_with_liars >= 10, turns_with_liars
+    assert promised_to_liars == 0, promised_to_liars
