@@ -36,12 +36,24 @@ def shipped_files(package: str) -> list[tuple[str, Path]]:
     """(path relative to the package, path) of every file of ``package`` a wheel installs:
     its modules (caches aside) and its data files, sorted."""
     root = Path(importlib.import_module(package).__path__[0])
-    found = {p for p in root.rglob("*.py") if "__pycache__" not in p.parts}
+    found = {p for p in root.rglob("*.py") if _shipped(p.relative_to(root))}
     for name, patterns in SHIPPED_DATA.items():
         if name == package or name.startswith(package + "."):
-            base = root.joinpath(*name.split(".")[1:])
-            found.update(p for pattern in patterns for p in base.glob(pattern) if p.is_file())
-    return sorted((p.relative_to(root).as_posix(), p) for p in found)
+            base = root.joinpath(*name.split(".")[len(package.split(".")) :])
+            found.update(p for pattern in patterns for p in base.glob(pattern))
+    return sorted(
+        (p.relative_to(root).as_posix(), p)
+        for p in found
+        if p.is_file() and _shipped(p.relative_to(root))
+    )
+
+
+def _shipped(relative: Path) -> bool:
+    """Not a cache nor a hidden file (an editor's lock or swap file, e.g. Emacs' .#name.py,
+    a dangling link while the file is edited): a build leaves both out."""
+    return "__pycache__" not in relative.parts and not any(
+        part.startswith(".") for part in relative.parts
+    )
 
 
 @functools.cache

@@ -61,6 +61,8 @@ def test_files_a_wheel_would_not_install_do_not_count(package: Path) -> None:
     (package / "NOTES.md").write_text("notes")
     (package / "sub" / "rules.md.orig").write_text("backup")
     (package / "sub" / "talk.toml").write_text("unlisted")
+    (package / ".#other.py").symlink_to("nobody@host.1234")  # Emacs' lock while editing
+    (package / ".swap.py").write_text("")
     assert digest_now() == first
 
 
@@ -74,3 +76,13 @@ def test_the_shipped_data_are_pyprojects_package_data() -> None:
         if name.split(".")[0] in ("arena", "protocol", "leagues")
     }
     assert ours == digests.SHIPPED_DATA
+
+
+def test_a_subpackage_digests_its_own_data(package: Path) -> None:
+    first = digests.code_digest("digested_pkg.sub")
+    (package / "sub" / "__init__.py").write_text("")
+    digests._digest.cache_clear()
+    with_module = digests.code_digest("digested_pkg.sub")
+    (package / "sub" / "rules.md").write_text("changed")
+    digests._digest.cache_clear()
+    assert len({first, with_module, digests.code_digest("digested_pkg.sub")}) == 3
