@@ -82,7 +82,7 @@ class DaskExecutor:
 
         client, cluster = self._connect()
         try:
-            _check_workers_code(client)
+            checked = _check_workers_code(client)
         except BaseException:
             _stop(client, cluster, [], None)
             raise
@@ -94,7 +94,7 @@ class DaskExecutor:
         replays: dict[int, int] = {}
         try:
             client.register_plugin(LeaguePlugin(name, self.plan, self.bundles), name=name)
-            capacity = _Capacity(client, self.on_workers)
+            capacity = _Capacity(client, self.on_workers, checked)
             # Results are fetched by the client's event loop as they finish, not one round
             # trip at a time from this thread.
             completed = as_completed(with_results=True, raise_errors=False)
@@ -129,7 +129,11 @@ class DaskExecutor:
                 if future.status != "finished":
                     raise WorkerFailed(_describe(future, task))
                 future.release()
-                feed()
+                try:
+                    feed()
+                except ClusterUnavailable:  # a worker of another arena joined
+                    yield task, record  # this game is recorded before the league stops
+                    raise
                 yield task, record
         finally:
             _stop(client, cluster, list(in_flight), name)
@@ -174,9 +178,13 @@ def _ctrl_c_for_this_process_only() -> Iterator[None]:
 class _Capacity:
     """Two tasks per worker thread of the cluster, asked of the scheduler now and then."""
 
-    def __init__(self, client: Any, on_workers: Callable[[int], None] | None) -> None:
+    def __init__(
+        self, client: Any, on_workers: Callable[[int], None] | None, checked: set[str]
+    ) -> None:
         self.client = client
         self.on_workers = on_workers
+        self.checked = set(checked)
+        """The workers (addresses) found running this head's arena."""
         self.asked_at = float("-inf")
         self.workers = -1
         self.threads = 1
@@ -187,33 +195,42 @@ class _Capacity:
             self.asked_at = now
             threads = self.client.nthreads()
             self.threads = max(1, sum(threads.values()))
+            new = set(threads) - self.checked
+            if new:
+                # Workers joined (or replaced others) since the head's check: a worker of an
+                # arena older than the plugin's own check would play unrefused.
+                try:
+                    self.checked |= _check_workers_code(self.client, new)
+                except ClusterUnavailable as exc:
+                    raise ClusterUnavailable(
+                        f"{exc}. Finished games are recorded: rerun the same command to resume"
+                    ) from None
             if len(threads) != self.workers:
-                if 0 <= self.workers < len(threads):
-                    # Workers joined since the head's check: a worker of an arena older than
-                    # the plugin's own check would play unrefused.
-                    try:
-                        _check_workers_code(self.client, mid_league=True)
-                    except ClusterUnavailable as exc:
-                        raise ClusterUnavailable(
-                            f"{exc}. Finished games are recorded: rerun the same command to resume"
-                        ) from None
                 self.workers = len(threads)
                 if self.on_workers is not None:
                     self.on_workers(self.workers)
         return 2 * self.threads
 
 
-def _check_workers_code(client: Any, mid_league: bool = False) -> None:
-    """Raise ClusterUnavailable, naming them, when workers run another arena than this head.
-    Asked before the league is sent and again whenever workers join; a worker joining in
-    between is refused by the league's plugin (an arena that has the plugin's check), or by
-    this check at the next count. mid_league: a worker that fails to answer for another reason
-    than not knowing the question (it is dying, say) is left to the league's own handling of
-    dead workers, not taken for another arena."""
+def _check_workers_code(client: Any, joined: set[str] | None = None) -> set[str]:
+    """The workers found running this head's arena; ClusterUnavailable, naming them, when
+    some run another. Asked of every worker before the league is sent, and of the workers
+    ``joined`` since (each refresh of _Capacity): a worker joining in between is refused by
+    the league's plugin (an arena that has the plugin's check), or by this check at the next
+    refresh. Of joined workers, one that fails to answer for another reason than not knowing
+    the question (it is dying, say) is left to the league's handling of dead workers, not
+    taken for another arena (nor counted as checked: it is asked again if it stays)."""
     from leagues.cluster_worker import code_identity
 
     mine = code_identity()
-    theirs = client.run(code_identity, on_error="return")
+    mid_league = joined is not None
+    if not mid_league:
+        theirs = client.run(code_identity, on_error="return")
+    else:
+        try:
+            theirs = client.run(code_identity, on_error="return", workers=sorted(joined or ()))
+        except Exception:  # gone before it could be asked: nothing learnt, asked again if back
+            return set()
     other = {
         worker: found if isinstance(found, str) else f"an arena that cannot say ({found!r})"
         for worker, found in sorted(theirs.items())
@@ -226,6 +243,7 @@ def _check_workers_code(client: Any, mid_league: bool = False) -> None:
             f"this head runs {mine}, but {listed}: install the same arena (the same release, "
             "or the same commit) on the head and every worker"
         )
+    return {worker for worker, found in theirs.items() if found == mine}
 
 
 def _describe(future: Any, task: GameTask) -> str:

@@ -290,36 +290,77 @@ class WorkersAnswering:
 
     def __init__(self, **workers: object) -> None:
         self.workers = workers
+        self.asked: list[list[str]] = []
 
     def nthreads(self) -> dict[str, int]:
         return {worker: 1 for worker in self.workers}
 
-    def run(self, function, on_error):
-        return dict(self.workers)
+    def run(self, function, on_error, workers=None):
+        asked = sorted(self.workers) if workers is None else workers
+        self.asked.append(asked)
+        return {worker: self.workers[worker] for worker in asked}
 
 
-def test_the_head_checks_the_workers_again_when_more_join() -> None:
-    """A worker of an older arena (without the plugin's check) that joins mid-league is found
-    by the head as soon as it sees more workers; one that fails to answer because it is dying
-    is left to the league's handling of dead workers."""
-    client = WorkersAnswering(a=cluster_worker.code_identity())
-    capacity = _Capacity(client, None)
-    assert capacity.window() == 2
+def refreshed(capacity: _Capacity) -> int:
     capacity.asked_at = float("-inf")  # the next window asks the scheduler again
+    return capacity.window()
+
+
+def test_the_head_checks_each_worker_that_joins_once() -> None:
+    """A worker of an older arena (without the plugin's check) that joins mid-league is found
+    by the head at its next look at the workers, even one that took the place of another (the
+    count unchanged); one that fails to answer because it is dying is left to the league's
+    handling of dead workers."""
+    mine = cluster_worker.code_identity()
+    client = WorkersAnswering(a=mine)
+    capacity = _Capacity(client, None, {"a"})
+    assert refreshed(capacity) == 2 and client.asked == [], "a was checked before the league"
     client.workers["c"] = OSError("connection closed")
-    assert capacity.window() == 4
-    capacity.asked_at = float("-inf")
+    assert refreshed(capacity) == 4 and client.asked == [["c"]]
+    client.workers["c"] = mine  # it answers now: asked again, then never more
+    refreshed(capacity)
+    refreshed(capacity)
+    assert client.asked == [["c"], ["c"]]
+    del client.workers["a"]  # a replaced by b: as many workers as before
     client.workers["b"] = "arena 0.0.1 (code 0123456789abcdef)"
     with pytest.raises(ClusterUnavailable, match=r"^[^;]*b runs arena 0\.0\.1 \(code 0123") as got:
-        capacity.window()
+        refreshed(capacity)
     assert str(got.value).endswith("Finished games are recorded: rerun the same command to resume")
 
 
 def test_a_worker_too_old_to_know_the_question_is_refused_mid_league() -> None:
     client = WorkersAnswering(a=cluster_worker.code_identity())
-    capacity = _Capacity(client, None)
-    capacity.window()
-    capacity.asked_at = float("-inf")
+    capacity = _Capacity(client, None, {"a"})
     client.workers["old"] = AttributeError("module has no attribute 'code_identity'")
     with pytest.raises(ClusterUnavailable, match="old runs an arena that cannot say"):
-        capacity.window()
+        refreshed(capacity)
+
+
+@pytest.mark.slow  # a scheduler and a worker
+def test_the_game_that_finished_as_another_arena_joined_is_recorded(
+    tmp_path, start_cluster, monkeypatch
+):
+    """When the head finds a worker of another arena, the game whose end made it look is
+    recorded before the league stops, as the message says."""
+    window = _Capacity.window
+    looks: list[int] = []
+
+    def another_arena_once_a_game_finished(self: _Capacity) -> int:
+        # The first feed() looks once per task it submits and once more (window + 1 looks);
+        # the next look is the feed() after the first game finished.
+        if looks and len(looks) == looks[0] + 1:
+            raise ClusterUnavailable("tcp://x runs arena 0.0.1")
+        size = window(self)
+        looks.append(size)
+        return size
+
+    monkeypatch.setattr(_Capacity, "window", another_arena_once_a_game_finished)
+    league = write_league(tmp_path, games=4)
+    with start_cluster(workers=1) as cluster:
+        result = run_cli(
+            "league", "run", league, "--db", tmp_path / "a.db", "--cluster", cluster.address
+        )
+    assert result.exit_code == 1, result.output
+    assert "tcp://x runs arena 0.0.1" in " ".join(result.output.split())
+    with open_store(tmp_path / "a.db", create=False) as store:
+        assert store.db.execute("SELECT count(*) FROM games").fetchone()[0] >= 1
