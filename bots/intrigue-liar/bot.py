@@ -4,8 +4,8 @@ Talk (protocol/games/intrigue.md, "Table talk"): words bind nobody, money does; 
 freely and takes money gladly. One window at a time:
 
 - **negotiation** (private): as an owner it promises the applicant its palace's best section
-  (``{"seat_at": S}``, free or not), asks the bribe that section is worth, takes it, and then
-  puts every scholar in the lowest free section. As an applicant it promises to bid well for
+  (``{"seat_at": S}``, free or not), asks the bribe its best free section is worth, takes it,
+  and then puts every scholar in the lowest free section. As an applicant it promises to bid well for
   the best section and offers the minimum; where admission is certain (no conflict) it walks
   away from every demand.
 - **send** (before a player sends): when it is about to send, it promises everyone
@@ -153,12 +153,17 @@ class Liar(Player):
     def send(self, view: dict[str, Any], options: list[Any]) -> Any:
         """Towards the best section to be had, whatever I promised: a free one for a type the
         palace lacks and nobody queued, or a share of the section a conflict could win me (a
-        challenge of the scholar inside, or a place among the others waiting)."""
+        challenge of another's scholar inside, or a place among the others waiting); never
+        against a scholar of its own (it would pay twice to compete with itself)."""
         table = Table(view)
 
         def score(option: dict[str, Any]) -> float:
             palace, type_ = option["palace"], option["scholar"]
             waiting = table.palaces[palace].get("waiting") or []
+            inside = table.inside(palace).get(type_)
+            rivals = [w for w in waiting if w["type"] == type_]
+            if any(r["owner"] == table.me for r in rivals + ([inside[1]] if inside else [])):
+                return -1.0
             free = table.free(palace)
             value = float(max(free)) if free else 0.0
             if type_ in table.inside(palace):

@@ -24,8 +24,9 @@ waiting in front of P (an external conflict, or one more applicant in an interna
 sitting inside P (an internal conflict that challenges it). A promise made in a send window
 holds for the sends of that turn (only the turn's player sends in it).
 
-**Memory**: an owner that broke a ``seat_at`` promise to me, or a player that promised me
-``spare`` and then sent against my scholar in that turn, is a liar for the rest of the game: it
+**Memory**: an owner that broke a ``seat_at`` promise to me, an owner that took my side payment
+and then chose another's scholar, or a player that promised me ``spare`` and then sent against
+my scholar in that turn, is a liar for the rest of the game: it
 gets the minimum bribe and no side payment, its demands are walked away from, no scholar of mine
 is sent to its palace while another will do, and it is promised no spare. Against an owner that
 does not talk it bids low for the section it asks for.
@@ -135,6 +136,10 @@ class Trusty(Player):
         """Scholar id -> the section I promised it (as its palace's owner)."""
         self.spare_broken: set[int] = set()
         """Seats that promised to spare my scholars and sent against one, this game."""
+        self.pocketed: set[int] = set()
+        """Owners that took my side payment and chose another's scholar, this game."""
+        self.paid_owner: int | None = None
+        """The owner I paid in the open conflict's window (until it decides)."""
         self.new_turn()
 
     def new_turn(self) -> None:
@@ -151,13 +156,15 @@ class Trusty(Player):
 
     def lied(self, seat: int) -> bool:
         """Whether ``seat`` broke a promise to me this game (a section, or sparing)."""
-        return self.word.lied(seat) or seat in self.spare_broken
+        return self.word.lied(seat) or seat in self.spare_broken or seat in self.pocketed
 
     def on_game_start(self, game: Any, view: dict[str, Any]) -> None:
         super().on_game_start(game, view)
         self.word.new_game(view.get("seat", -1))
         self.mine = {}
         self.spare_broken = set()
+        self.pocketed = set()
+        self.paid_owner = None
         self.new_turn()
 
     def on_event(self, game: Any, event: dict[str, Any]) -> None:
@@ -170,9 +177,16 @@ class Trusty(Player):
             event["seat"], set()
         ):
             self.spare_broken.add(event["seat"])
-        elif kind == "side-paid" and event.get("window") == self.window:
-            payer = event["from"]
-            self.side[payer] = self.side.get(payer, 0) + int(event["amount"])
+        elif kind == "side-paid" and event.get("from") == self.word.me:
+            self.paid_owner = event.get("to")  # it decides next: for my scholar, as it said?
+        elif kind == "side-paid" and event.get("to") == self.word.me:
+            if event.get("window") == self.window:  # the payment I accepted as the owner
+                payer = event["from"]
+                self.side[payer] = self.side.get(payer, 0) + int(event["amount"])
+        elif kind in ("admitted", "kept") and event.get("palace") == self.paid_owner:
+            if event.get("applicant") != self.word.me:
+                self.pocketed.add(event["palace"])
+            self.paid_owner = None
 
     # -- talk --
 
