@@ -317,7 +317,8 @@ def bench_table(title: str, players: int, sizes: Sizes) -> None:
         f"(waking: the in-process referee uses {asleep_cpu * 1e6:.0f} µs of CPU a decision "
         f"when it sleeps {WAKE_SLEEP_S * 1e6:.0f} µs before each, as it waits on a bot process, "
         f"against {inprocess_per_decision.cpu * 1e6:.0f} µs awake; with that in the floor: "
-        f"{waking:.2f}×)",
+        f"{waking:.2f}×, a little flattered: that CPU also holds the sleep's own system call and"
+        " a wake-up the echo already pays)",
     )
     plain = statistics.mean(len(chunk) for _, chunk in traffic)
     negotiated = statistics.mean(

@@ -28,7 +28,8 @@ def test_titles_seek_the_index_title_by_title(store: Store, make_game, bots) -> 
         row[3] for row in store.db.execute("EXPLAIN QUERY PLAN " + queries.TITLES_SQL).fetchall()
     ]
     assert not [step for step in plan if step.startswith("SCAN games")], plan
-    assert "SEARCH games USING COVERING INDEX games_by_title (title>?)" in plan, plan
+    # (the plan's wording differs between SQLite versions; these two words do not)
+    assert any(step.startswith("SEARCH games") and "games_by_title" in step for step in plan), plan
 
 
 def test_leaderboard_orders_by_conservative_rating(store: Store, make_game, bots) -> None:
