@@ -18,6 +18,7 @@ from typing import Any
 
 from protocol.legal import default_action, why_illegal
 from protocol.sdk import run
+from protocol.talk import SILENCE
 
 # The game's constants, from the rules (protocol/games/intrigue.md); the views do not carry
 # them. tests/bots/test_intrigue_bots.py checks they equal the engine's
@@ -317,9 +318,31 @@ class Player(ABC):
         )
 
     def talk(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
-        """A talk request (SPEC.md §14), for a bot run with ``talk=``: silence unless
+        """A talk request (SPEC.md §14), for a bot run with ``talk=``: sent to the method of
+        its window (talk_send, talk_negotiation, talk_conflict; games/intrigue.md), each silent
+        unless overridden."""
+        window = (view.get("talk") or {}).get("window")
+        if window == "send":
+            return self.talk_send(view, legal)
+        if window == "negotiation":
+            return self.talk_negotiation(view, legal)
+        if window == "conflict":
+            return self.talk_conflict(view, legal)
+        return SILENCE
+
+    def talk_send(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        """Before a player's sends (every talker): silence unless overridden."""
+        return SILENCE
+
+    def talk_negotiation(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        """Before a negotiation's offer (its two parties, in private): silence unless
         overridden."""
-        return {"act": "pass"}
+        return SILENCE
+
+    def talk_conflict(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
+        """Before an owner decides a conflict (the owner and the scholars' players): silence
+        unless overridden."""
+        return SILENCE
 
     @abstractmethod
     def offer(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:

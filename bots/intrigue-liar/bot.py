@@ -56,16 +56,6 @@ class Liar(Player):
 
     # -- talk --
 
-    def talk(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
-        window = (view.get("talk") or {}).get("window")
-        if window == "send":
-            return self.talk_send(view, legal)
-        if window == "conflict":
-            return self.talk_conflict(view, legal)
-        if window == "negotiation":
-            return self.talk_negotiation(view)
-        return SILENCE
-
     def talk_send(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
         """Before my own sends, once: promise everyone to spare their scholars (see send)."""
         me = view.get("seat")
@@ -101,7 +91,7 @@ class Liar(Player):
         text = "A token now; ten thousand more once my scholar is chosen."
         return say("propose", to=owner, terms=TOKEN, text=text)
 
-    def talk_negotiation(self, view: dict[str, Any]) -> Any:
+    def talk_negotiation(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
         """Once: as the owner promise the palace's best section, free or not (even in an
         internal conflict, where only the incumbent's can be given); as the applicant promise
         a good bribe for it."""

@@ -190,16 +190,6 @@ class Trusty(Player):
 
     # -- talk --
 
-    def talk(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
-        window = (view.get("talk") or {}).get("window")
-        if window == "send":
-            return self.talk_send(view, legal)
-        if window == "conflict":
-            return self.talk_conflict(view, legal)
-        if window == "negotiation":
-            return self.talk_negotiation(view)
-        return SILENCE
-
     def talk_send(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
         """Before my sends: promise to spare the talkers I trust (all at once when I trust them
         all), as far as two sends can spare them. Before another's: note what it promised me."""
@@ -286,7 +276,7 @@ class Trusty(Player):
         self.window = talk.get("number", -1)
         return reply(offers[best][0], "accept", text="Accepted: your scholar wins.")
 
-    def talk_negotiation(self, view: dict[str, Any]) -> Any:
+    def talk_negotiation(self, view: dict[str, Any], legal: dict[str, Any]) -> Any:
         """In a negotiation at my palace: promise the section I will give, once."""
         negotiation = view.get("negotiation") or {}
         me = view.get("seat")

@@ -126,3 +126,25 @@ def test_the_sdk_constants_are_the_engines():
 
     for name in ("ROUNDS", "SEND_ROUNDS", "UNIT", "START_CASH", "SCHOLARS_PER_PLAYER"):
         assert getattr(sdk_intrigue, name) == getattr(scholars, name), name
+
+
+def test_the_sdk_player_sends_each_talk_request_to_its_windows_method():
+    from protocol.sdk_intrigue import Player
+    from protocol.talk import SILENCE
+
+    class ConflictOnly(Player):  # a bot that talks in conflict windows alone
+        name = "conflict-only"
+        offer = answer = pay = place = choose = keep_or_replace = send = None  # type: ignore[assignment]
+
+        def talk_conflict(self, view, legal):
+            return {"act": "say", "window": view["talk"]["window"]}
+
+    player = ConflictOnly()
+    legal = {"kind": "record", "fields": {}}
+    assert player.talk({"talk": {"window": "conflict"}}, legal) == {
+        "act": "say",
+        "window": "conflict",
+    }
+    for window in ("send", "negotiation", "a later one", None):
+        assert player.talk({"talk": {"window": window}}, legal) == SILENCE
+    assert player.talk({}, legal) == SILENCE
